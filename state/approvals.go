@@ -1,0 +1,346 @@
+package state
+
+import "encoding/json"
+
+// QuestionTool is the action name that makes an approval a question form.
+const QuestionTool = "ask_user_question"
+
+// DefaultAllowedDecisions are offered when a review config names none, as
+// LangChain's human-in-the-loop middleware does.
+var DefaultAllowedDecisions = []string{"approve", "edit", "reject"}
+
+// approvalRequest shows an approval or question, or updates the item that
+// already has this key.
+func (s *Store) approvalRequest(key string, actions []ActionRequest, configs []ReviewConfig, timeout *float64, createdAt string) {
+	if it := s.approvals[key]; it != nil {
+		s.updateApproval(it, actions, configs, timeout, createdAt)
+		return
+	}
+	it := s.newApprovalItem(key, actions, configs, timeout, createdAt)
+	s.approvals[key] = it
+	s.pending = append(s.pending, it)
+	s.changes.Pending = true
+	if it.Kind == KindQuestion {
+		s.standalone(it) // rule 4
+		return
+	}
+	s.placeApproval(it)
+}
+
+func (s *Store) newApprovalItem(key string, actions []ActionRequest, configs []ReviewConfig, timeout *float64, createdAt string) *Item {
+	secs := float64(DefaultTimeoutSeconds)
+	if timeout != nil && *timeout > 0 {
+		secs = *timeout
+	}
+	if isQuestion(actions) {
+		it := s.newItem(KindQuestion)
+		it.Question = &QuestionForm{
+			ApprovalKey:    key,
+			State:          QuestionPending,
+			Questions:      questionsOf(actions),
+			TimeoutSeconds: secs,
+			CreatedAt:      createdAt,
+		}
+		return it
+	}
+	it := s.newItem(KindApproval)
+	card := &ApprovalCard{ApprovalKey: key, State: ApprovalPending, TimeoutSeconds: secs, CreatedAt: createdAt}
+	card.Actions, card.tools = s.approvalActions(key, actions, configs)
+	it.Approval = card
+	return it
+}
+
+func isQuestion(actions []ActionRequest) bool {
+	for _, a := range actions {
+		if a.Name == QuestionTool {
+			return true
+		}
+	}
+	return false
+}
+
+// questionsOf reads the questions of every ask_user_question action and
+// adds the free-text option where a question has none (PROTOCOL.md section 5).
+func questionsOf(actions []ActionRequest) []Question {
+	var qs []Question
+	for _, a := range actions {
+		if a.Name != QuestionTool {
+			continue
+		}
+		var args struct {
+			Questions []Question `json:"questions"`
+		}
+		if json.Unmarshal(a.Args, &args) != nil {
+			continue
+		}
+		qs = append(qs, args.Questions...)
+	}
+	for i := range qs {
+		if qs[i].Options == nil {
+			qs[i].Options = []Option{}
+		}
+		if !hasFreeText(qs[i].Options) {
+			qs[i].Options = append(qs[i].Options, Option{Input: true})
+		}
+	}
+	return qs
+}
+
+func hasFreeText(opts []Option) bool {
+	for _, o := range opts {
+		if o.Input {
+			return true
+		}
+	}
+	return false
+}
+
+// approvalActions pairs each action with its allowed decisions and the tool
+// it concerns, and marks those tools awaiting.
+func (s *Store) approvalActions(key string, actions []ActionRequest, configs []ReviewConfig) ([]ApprovalAction, []*Item) {
+	out := make([]ApprovalAction, len(actions))
+	tools := make([]*Item, len(actions))
+	for i, a := range actions {
+		args := a.Args
+		if isNull(args) {
+			args = emptyObject
+		}
+		out[i] = ApprovalAction{Name: a.Name, Args: args, Allowed: allowedFor(a.Name, i, configs)}
+		if t := s.concernedTool(a.Name); t != nil {
+			t.Tool.awaitingKey = key
+			s.setToolStatus(t, ToolAwaiting)
+			tools[i] = t
+		}
+	}
+	return out, tools
+}
+
+// allowedFor finds the review config of action i by name, else by position.
+func allowedFor(name string, i int, configs []ReviewConfig) []string {
+	for _, c := range configs {
+		if c.ActionName == name && len(c.AllowedDecisions) > 0 {
+			return c.AllowedDecisions
+		}
+	}
+	if i < len(configs) && configs[i].ActionName == "" && len(configs[i].AllowedDecisions) > 0 {
+		return configs[i].AllowedDecisions
+	}
+	return DefaultAllowedDecisions
+}
+
+// placeApproval puts a tool approval right after the last tool it concerns
+// (after approvals already there), or where it arrived when it concerns none.
+func (s *Store) placeApproval(it *Item) {
+	var last *Item
+	for _, t := range it.Approval.tools {
+		if t != nil && (last == nil || t.Key > last.Key) {
+			last = t
+		}
+	}
+	if last == nil {
+		s.place(it)
+		return
+	}
+	if last.parent == nil {
+		s.items = insertAfter(s.items, last, it)
+		s.changes.List = true
+		s.touch(it)
+		return
+	}
+	g := last.parent.Group
+	it.parent = last.parent
+	g.Steps = insertAfter(g.Steps, last, it)
+	s.touch(it)
+}
+
+// insertAfter inserts it after anchor and after the approvals that follow it.
+func insertAfter(list []*Item, anchor, it *Item) []*Item {
+	at := len(list)
+	for i, x := range list {
+		if x == anchor {
+			at = i + 1
+			for at < len(list) && list[at].Kind == KindApproval {
+				at++
+			}
+			break
+		}
+	}
+	list = append(list, nil)
+	copy(list[at+1:], list[at:])
+	list[at] = it
+	return list
+}
+
+// updateApproval refreshes a pending item that the stream presents again.
+func (s *Store) updateApproval(it *Item, actions []ActionRequest, configs []ReviewConfig, timeout *float64, createdAt string) {
+	switch {
+	case it.Question != nil && it.Question.State == QuestionPending:
+		q := it.Question
+		if qs := questionsOf(actions); len(qs) > 0 {
+			q.Questions = qs
+		}
+		if timeout != nil && *timeout > 0 {
+			q.TimeoutSeconds = *timeout
+		}
+		if createdAt != "" {
+			q.CreatedAt = createdAt
+		}
+	case it.Approval != nil && it.Approval.State == ApprovalPending:
+		a := it.Approval
+		if len(actions) == len(a.Actions) {
+			for i, act := range actions {
+				if !isNull(act.Args) {
+					a.Actions[i].Args = act.Args
+				}
+				a.Actions[i].Allowed = allowedFor(act.Name, i, configs)
+			}
+		}
+		if timeout != nil && *timeout > 0 {
+			a.TimeoutSeconds = *timeout
+		}
+		if createdAt != "" {
+			a.CreatedAt = createdAt
+		}
+	default:
+		return
+	}
+	s.touch(it)
+}
+
+// approvalResult answers the item with that key. It reports false when no
+// item has that key.
+func (s *Store) approvalResult(key string, answersRaw, decisionsRaw json.RawMessage) bool {
+	it := s.approvals[key]
+	if it == nil {
+		return false
+	}
+	if it.Question != nil {
+		it.Question.State = QuestionAnswered
+		it.Question.Answers = decodeAnswers(answersRaw)
+		s.resolve(it)
+		return true
+	}
+	var decisions []Decision
+	if !isNull(decisionsRaw) {
+		_ = json.Unmarshal(decisionsRaw, &decisions)
+	}
+	a := it.Approval
+	a.State = ApprovalApproved
+	for i := range a.Actions {
+		d := Decision{Type: "approve"}
+		if i < len(decisions) {
+			d = decisions[i]
+		}
+		a.Actions[i].Decision = d.Type
+		if a.State == ApprovalApproved && d.Type != "approve" {
+			a.State = stateOfDecision(d.Type)
+		}
+		if t := a.tools[i]; t != nil {
+			s.decideTool(t, d)
+		}
+	}
+	s.resolve(it)
+	return true
+}
+
+func stateOfDecision(t string) ApprovalState {
+	switch t {
+	case "edit":
+		return ApprovalEdited
+	case "reject":
+		return ApprovalRejected
+	case "respond":
+		return ApprovalResponded
+	}
+	return ApprovalApproved
+}
+
+// decideTool applies one decision to its tool: approve and edit leave it
+// running, reject turns it error, respond turns it done with the response.
+func (s *Store) decideTool(it *Item, d Decision) {
+	t := it.Tool
+	if t.hasResult {
+		return
+	}
+	t.awaitingKey = ""
+	switch d.Type {
+	case "reject":
+		if d.Message != "" {
+			msg := d.Message
+			t.Result = &msg
+		}
+		s.setToolStatus(it, ToolError)
+	case "respond":
+		msg := d.Message
+		t.Result = &msg
+		t.hasResult = true
+		s.setToolStatus(it, ToolDone)
+	case "edit":
+		if d.EditedAction != nil && !isNull(d.EditedAction.Args) {
+			t.Input = d.EditedAction.Args
+		}
+		s.setToolStatus(it, ToolActive)
+	default:
+		s.setToolStatus(it, ToolActive)
+	}
+}
+
+// approvalTimeout expires the item with that key; false when none has it.
+func (s *Store) approvalTimeout(key string) bool {
+	it := s.approvals[key]
+	if it == nil {
+		return false
+	}
+	s.expire(it, ToolError)
+	return true
+}
+
+// expire ends an unanswered item; its waiting tools take toolStatus.
+func (s *Store) expire(it *Item, toolStatus ToolStatus) {
+	if it.Question != nil {
+		if it.Question.State == QuestionPending {
+			it.Question.State = QuestionExpired
+		}
+	} else if it.Approval.State == ApprovalPending {
+		it.Approval.State = ApprovalExpired
+		for _, t := range it.Approval.tools {
+			if t != nil && !t.Tool.hasResult && t.Tool.awaitingKey == it.Approval.ApprovalKey {
+				t.Tool.awaitingKey = ""
+				s.setToolStatus(t, toolStatus)
+			}
+		}
+	}
+	s.resolve(it)
+}
+
+// resolve takes an answered or expired item off the pending list.
+func (s *Store) resolve(it *Item) {
+	for i, p := range s.pending {
+		if p == it {
+			s.pending = append(s.pending[:i], s.pending[i+1:]...)
+			s.changes.Pending = true
+			break
+		}
+	}
+	s.touch(it)
+}
+
+// decodeAnswers reads answers as strings; other values become their JSON text.
+func decodeAnswers(raw json.RawMessage) map[string]string {
+	out := map[string]string{}
+	if isNull(raw) {
+		return out
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return out
+	}
+	for k, v := range m {
+		if str, ok := rawString(v); ok {
+			out[k] = str
+		} else if !isNull(v) {
+			out[k] = string(v)
+		}
+	}
+	return out
+}

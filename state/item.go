@@ -1,0 +1,207 @@
+package state
+
+import "encoding/json"
+
+// Kind is an item's kind, as REPLAY.md and DOM.md name them.
+type Kind string
+
+// The item kinds.
+const (
+	KindUser     Kind = "user"
+	KindText     Kind = "text"
+	KindThinking Kind = "thinking"
+	KindTool     Kind = "tool"
+	KindGroup    Kind = "group"
+	KindQuestion Kind = "question"
+	KindApproval Kind = "approval"
+	KindActivity Kind = "activity"
+	KindError    Kind = "error"
+	KindStopped  Kind = "stopped"
+	KindUnknown  Kind = "unknown"
+)
+
+// ToolStatus is a tool item's status (PROTOCOL.md section 3, "Tool item status").
+type ToolStatus string
+
+// The tool statuses.
+const (
+	ToolActive      ToolStatus = "active"
+	ToolAwaiting    ToolStatus = "awaiting"
+	ToolDone        ToolStatus = "done"
+	ToolError       ToolStatus = "error"
+	ToolInterrupted ToolStatus = "interrupted"
+)
+
+// Item is one entry of the conversation: a top-level item or a step of a
+// group. Only the fields of its Kind are set. Items are owned by the Store:
+// read them, never write them.
+type Item struct {
+	// Key is unique within a Store and never changes: the UI keys on it.
+	Key int
+	// Rev changes whenever the item (or, for a group, any of its steps)
+	// changes, so a renderer can skip items whose Rev it has already drawn.
+	Rev  uint64
+	Kind Kind
+	// Brand marks the first assistant item of a turn (REPLAY.md).
+	Brand bool
+
+	Text      string // user, text, thinking, error, activity content
+	Final     bool   // text: is_final
+	Timestamp string // activity-dialect items: when it happened
+
+	Tool     *Tool
+	Group    *Group
+	Question *QuestionForm
+	Approval *ApprovalCard
+	Activity *ActivityInfo
+	// BlockType is the unknown block's type (KindUnknown).
+	BlockType string
+
+	parent *Item // the group holding this step, nil at top level
+	// titleLabel is the label this step gives its group's title (rule 7):
+	// an activity's display name; empty means "the tool's label, if a tool".
+	titleLabel string
+	dirtyEpoch uint64
+}
+
+// Parent returns the group that holds the item, or nil at top level.
+func (it *Item) Parent() *Item { return it.parent }
+
+// stepLabel is the label this step offers its group's title, or "".
+func (it *Item) stepLabel() string {
+	if it.titleLabel != "" {
+		return it.titleLabel
+	}
+	if it.Tool != nil {
+		return it.Tool.Label
+	}
+	return ""
+}
+
+// Tool is a tool call with its result merged in.
+type Tool struct {
+	ID     string
+	Name   string
+	Label  string // tool_content_message, else the readable name
+	Status ToolStatus
+	Input  json.RawMessage // a JSON value; "{}" when none was sent
+	// Result is the result text, nil until a result arrives.
+	Result   *string
+	Artifact json.RawMessage // nil when none
+
+	explicitLabel bool   // Label came from tool_content_message or an activity
+	partialJSON   []byte // accumulated input_json_delta
+	hasResult     bool
+	awaitingKey   string // the approval this tool waits on
+}
+
+// Group holds steps (PROTOCOL.md section 3).
+type Group struct {
+	Open  bool
+	Steps []*Item
+
+	startSummary string
+	endSummary   string
+	closedTitle  string // the title it had while open, kept at close
+	lastLabeled  *Item  // the most recently added step with a label
+}
+
+// Title is the group's title by rule 7; "" means the default "Working…",
+// which the UI translates.
+func (g *Group) Title() string {
+	if !g.Open {
+		if g.endSummary != "" {
+			return g.endSummary
+		}
+		if g.startSummary != "" {
+			return g.startSummary
+		}
+		return g.closedTitle
+	}
+	return g.openTitle()
+}
+
+func (g *Group) openTitle() string {
+	if g.lastLabeled != nil {
+		if l := g.lastLabeled.stepLabel(); l != "" {
+			return l
+		}
+	}
+	return g.startSummary
+}
+
+// Visible is how many of the newest steps show: at most 3 while the group
+// runs, all of them once it is done.
+func (g *Group) Visible() int {
+	if g.Open && len(g.Steps) > MaxVisibleRunning {
+		return MaxVisibleRunning
+	}
+	return len(g.Steps)
+}
+
+// MaxVisibleRunning is how many steps a running group shows.
+const MaxVisibleRunning = 3
+
+// QuestionState is the state of a question form.
+type QuestionState string
+
+// The question states.
+const (
+	QuestionPending  QuestionState = "pending"
+	QuestionAnswered QuestionState = "answered"
+	QuestionExpired  QuestionState = "expired"
+)
+
+// QuestionForm is an ask_user_question request (PROTOCOL.md section 5).
+type QuestionForm struct {
+	ApprovalKey string
+	State       QuestionState
+	// Questions are as sent, each with a free-text option added at the end
+	// when it had none (its Label is empty: the UI shows "Other").
+	Questions      []Question
+	Answers        map[string]string // nil until answered
+	TimeoutSeconds float64
+	CreatedAt      string // from history, when known
+}
+
+// ApprovalState is the state of a tool approval card.
+type ApprovalState string
+
+// The approval states.
+const (
+	ApprovalPending   ApprovalState = "pending"
+	ApprovalApproved  ApprovalState = "approved"
+	ApprovalEdited    ApprovalState = "edited"
+	ApprovalRejected  ApprovalState = "rejected"
+	ApprovalResponded ApprovalState = "responded"
+	ApprovalExpired   ApprovalState = "expired"
+)
+
+// ApprovalCard is a non-question approval request (PROTOCOL.md section 6).
+type ApprovalCard struct {
+	ApprovalKey    string
+	State          ApprovalState
+	Actions        []ApprovalAction
+	TimeoutSeconds float64
+	CreatedAt      string
+
+	tools []*Item // the tool each action concerns, nil where none
+}
+
+// ApprovalAction is one action of an approval with its allowed decisions.
+type ApprovalAction struct {
+	Name     string
+	Args     json.RawMessage
+	Allowed  []string
+	Decision string // "" until decided
+}
+
+// ActivityInfo is what an activity item shows besides its Text.
+type ActivityInfo struct {
+	Type string // activity_type
+	Name string // display name
+	Icon string
+}
+
+// DefaultTimeoutSeconds is a question's countdown when none is sent.
+const DefaultTimeoutSeconds = 600

@@ -1,0 +1,580 @@
+// Package state is Stepwise's block store: it turns an agent backend's
+// history and event stream (../shared/protocol/PROTOCOL.md) into the items
+// the UI shows. It is pure Go, so the same code runs in the browser, in the
+// server's replay command and in tests.
+//
+// A Store is not safe for concurrent use.
+package state
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// AgentStatus is whether the agent runs, and how its last run ended.
+type AgentStatus string
+
+// The agent statuses.
+const (
+	StatusRunning AgentStatus = "running"
+	StatusIdle    AgentStatus = "idle"
+	StatusStopped AgentStatus = "stopped"
+	StatusError   AgentStatus = "error"
+)
+
+// DefaultFaviconService is the favicon fallback of PROTOCOL.md section 7.
+const DefaultFaviconService = "https://www.google.com/s2/favicons?domain={domain}&sz=16"
+
+// Options configure a Store.
+type Options struct {
+	// FaviconService builds a source's favicon URL when the backend sends
+	// none: "{domain}" is replaced by the source's domain. Empty turns the
+	// fallback off.
+	FaviconService string
+}
+
+// DefaultOptions are the options of PROTOCOL.md's defaults.
+func DefaultOptions() Options {
+	return Options{FaviconService: DefaultFaviconService}
+}
+
+// Outcome says what became of an applied event.
+type Outcome int
+
+// The outcomes.
+const (
+	Applied Outcome = iota // the event was valid (it may still change nothing, like ping)
+	Dropped                // already seen: its id is not after the last one
+	Skipped                // invalid: counted in Skipped
+)
+
+// Changes tells a renderer what one Apply changed.
+type Changes struct {
+	Outcome Outcome
+	// Items are the top-level items that were added or changed (a group is
+	// listed when any of its steps changed). The slice is reused by the next
+	// call: copy it to keep it.
+	Items []*Item
+	// List is true when top-level items were added or inserted.
+	List bool
+	// Status, Sources and Pending are true when those changed.
+	Status  bool
+	Sources bool
+	Pending bool
+}
+
+// Store holds the conversation.
+type Store struct {
+	opts Options
+
+	items   []*Item
+	nextKey int
+	rev     uint64
+	epoch   uint64
+	changes Changes
+
+	status  AgentStatus
+	lastID  EventID
+	skipped int
+
+	group     *Item            // the open group, or nil
+	tools     map[string]*Item // tool id to tool item
+	toolNames map[string][]*Item
+	active    map[*Item]struct{} // tools whose status is active
+	hidden    map[string]bool    // ids of "display as content" tool calls
+	approvals map[string]*Item   // approval_key to question or approval item
+	pending   []*Item            // unanswered approvals and questions, oldest first
+
+	blocks       map[int]*openBlock // open blocks of the current message
+	stopReason   string
+	msgType      string // the current message's message_type
+	brandPending bool   // the turn's first assistant item is still to come
+
+	sawActivity bool  // the stream has carried a structured activity
+	dialectText *Item // the text item text_output_stream appends to
+	dialectBuf  strings.Builder
+
+	sources       []SourceGroup
+	sourcesByTool map[string]int
+}
+
+// openBlock is a content block between its start and its stop.
+type openBlock struct {
+	kind        string
+	item        *Item
+	approvalKey string
+	text        strings.Builder
+}
+
+// New returns an empty store: no history, agent idle.
+func New(opts Options) *Store {
+	return &Store{
+		opts:          opts,
+		status:        StatusIdle,
+		tools:         make(map[string]*Item),
+		toolNames:     make(map[string][]*Item),
+		active:        make(map[*Item]struct{}),
+		hidden:        make(map[string]bool),
+		approvals:     make(map[string]*Item),
+		blocks:        make(map[int]*openBlock),
+		sourcesByTool: make(map[string]int),
+	}
+}
+
+// Items returns the top-level items, oldest first. Do not modify the slice.
+func (s *Store) Items() []*Item { return s.items }
+
+// Status returns the agent's status.
+func (s *Store) Status() AgentStatus { return s.status }
+
+// LastEventID returns the greatest event id seen, or the zero EventID.
+func (s *Store) LastEventID() EventID { return s.lastID }
+
+// SkippedCount returns how many events were skipped as invalid.
+func (s *Store) SkippedCount() int { return s.skipped }
+
+// Sources returns the sources panel, oldest search first.
+func (s *Store) Sources() []SourceGroup { return s.sources }
+
+// Pending returns the newest unanswered approval or question, or nil.
+func (s *Store) Pending() *Item {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	return s.pending[len(s.pending)-1]
+}
+
+// Approval returns the question or approval item with that key, or nil.
+func (s *Store) Approval(key string) *Item { return s.approvals[key] }
+
+// Tool returns the tool item with that id, or nil.
+func (s *Store) Tool(id string) *Item { return s.tools[id] }
+
+// ApplyJSON decodes one frame and applies it. A frame that is not a valid
+// event is counted as skipped; its event_id still counts as seen when it can
+// be read.
+func (s *Store) ApplyJSON(frame []byte) Changes {
+	ev, err := DecodeEvent(frame)
+	if err != nil {
+		s.begin()
+		var idOnly struct {
+			EventID json.RawMessage `json:"event_id"`
+		}
+		if err != ErrNotObject && json.Unmarshal(frame, &idOnly) == nil {
+			if id, ok := ParseEventID(idOnly.EventID); ok && (s.lastID.IsZero() || id.Compare(s.lastID) > 0) {
+				s.lastID = id
+			}
+		}
+		s.skipped++
+		s.changes.Outcome = Skipped
+		return s.changes
+	}
+	return s.Apply(&ev)
+}
+
+// Apply applies one decoded event and says what changed.
+func (s *Store) Apply(ev *Event) Changes {
+	s.begin()
+	id, hasID := ParseEventID(ev.EventID)
+	if hasID && !s.lastID.IsZero() && id.Compare(s.lastID) <= 0 {
+		s.changes.Outcome = Dropped
+		return s.changes
+	}
+	if hasID {
+		s.lastID = id
+	}
+	if !s.dispatch(ev) {
+		s.skipped++
+		s.changes.Outcome = Skipped
+	}
+	return s.changes
+}
+
+func (s *Store) begin() {
+	s.epoch++
+	s.changes = Changes{Items: s.changes.Items[:0]}
+}
+
+// dispatch applies ev and reports whether it was valid.
+func (s *Store) dispatch(ev *Event) bool {
+	switch ev.Type {
+	case "ping":
+		return true
+	case "message_start":
+		var msg struct {
+			Role        string `json:"role"`
+			MessageType string `json:"message_type"`
+		}
+		if !isNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
+			return false
+		}
+		if s.status != StatusRunning {
+			s.brandPending = true
+		}
+		s.msgType = msg.MessageType
+		s.stopReason = ""
+		clear(s.blocks)
+		s.setStatus(StatusRunning)
+		return true
+	case "message_delta":
+		if ev.Delta != nil && ev.Delta.StopReason != "" {
+			s.stopReason = ev.Delta.StopReason
+		}
+		return true
+	case "message_stop":
+		s.endMessage()
+		return true
+	case "content_block_start":
+		if ev.Index == nil || ev.ContentBlock == nil || ev.ContentBlock.Type == "" {
+			return false
+		}
+		return s.startBlock(*ev.Index, true, ev.ContentBlock)
+	case "content_block_delta":
+		if ev.Index == nil || ev.Delta == nil {
+			return false
+		}
+		ob := s.blocks[*ev.Index]
+		if ob == nil {
+			return false
+		}
+		s.applyDelta(ob, ev.Delta)
+		return true
+	case "content_block_stop":
+		if ev.Index == nil {
+			return false
+		}
+		ob := s.blocks[*ev.Index]
+		if ob == nil {
+			return false
+		}
+		s.stopBlock(ob)
+		delete(s.blocks, *ev.Index)
+		return true
+	case "group_start":
+		summary := ""
+		if ev.Summary != nil {
+			summary = *ev.Summary
+		}
+		s.openGroup(summary)
+		return true
+	case "group_end":
+		s.closeGroup(ev.Summary)
+		return true
+	case "error":
+		s.addError(errorText(ev.Error, ev.Message))
+		return true
+	case "approval_result", "approval_timeout", "terminal_user_stopped", "terminal_error":
+		b := Block{
+			Type:        ev.Type,
+			ApprovalKey: ev.ApprovalKey,
+			Answers:     ev.Answers,
+			Decisions:   ev.Decisions,
+			Error:       ev.Error,
+			Message:     ev.Message,
+		}
+		return s.startBlock(0, false, &b)
+	case "user_message":
+		s.addUser(userText(ev.Content, ev.Text))
+		return true
+	case "text_output_stream":
+		if ev.Text == nil {
+			return false
+		}
+		return s.applyDialectText(*ev.Text)
+	case "activity":
+		if ev.ActivityType == "" {
+			return false
+		}
+		s.sawActivity = true
+		s.beginDialectTurn()
+		s.applyActivity(&Activity{
+			Type:         ev.Type,
+			ActivityType: ev.ActivityType,
+			Content:      ev.Content,
+			Timestamp:    ev.Timestamp,
+			Tools:        ev.Tools,
+			Results:      ev.Results,
+			DisplayInfo:  ev.DisplayInfo,
+		})
+		return true
+	}
+	return false
+}
+
+// endMessage handles message_stop: the turn ends unless the message stopped
+// to run a tool.
+func (s *Store) endMessage() {
+	clear(s.blocks)
+	s.dialectText = nil
+	reason := s.stopReason
+	s.stopReason = ""
+	if reason == "tool_use" || reason == "pause_turn" {
+		return
+	}
+	s.closeGroup(nil)
+	if s.status == StatusRunning {
+		s.setStatus(StatusIdle)
+	}
+}
+
+// startBlock applies a block's start. With register, the block stays open
+// under index until its stop.
+func (s *Store) startBlock(index int, register bool, b *Block) bool {
+	ob := &openBlock{kind: b.Type}
+	switch b.Type {
+	case "text":
+		it := s.newItem(KindText)
+		it.Text, it.Final = b.Text, b.IsFinal
+		ob.text.WriteString(b.Text)
+		if b.IsPart {
+			s.place(it)
+		} else {
+			s.standalone(it)
+		}
+		ob.item = it
+	case "thinking":
+		it := s.newItem(KindThinking)
+		it.Text = b.Thinking
+		ob.text.WriteString(b.Thinking)
+		s.place(it)
+		ob.item = it
+	case "tool_use":
+		if b.ID == "" || b.Name == "" {
+			return false
+		}
+		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
+	case "tool_result":
+		if b.ToolUseID == "" {
+			return false
+		}
+		name := b.ToolName
+		if name == "" {
+			name = b.Name
+		}
+		text, _ := contentText(b.Content)
+		s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+	case "approval_request":
+		if b.ApprovalKey == "" {
+			return false
+		}
+		ob.approvalKey = b.ApprovalKey
+		if actions := firstNonEmpty(b.ActionRequests, b.ActionRequestsCamel); len(actions) > 0 {
+			s.approvalRequest(b.ApprovalKey, actions, firstNonEmpty(b.ReviewConfigs, b.ReviewConfigsCamel), b.TimeoutSeconds, b.CreatedAt)
+		}
+	case "approval_result":
+		if !s.approvalResult(b.ApprovalKey, b.Answers, b.Decisions) {
+			return false
+		}
+	case "approval_timeout":
+		if !s.approvalTimeout(b.ApprovalKey) {
+			return false
+		}
+	case "terminal_user_stopped":
+		s.terminal(s.newItem(KindStopped), StatusStopped)
+	case "terminal_error":
+		it := s.newItem(KindError)
+		it.Text = errorText(b.Error, b.Message)
+		s.terminal(it, StatusError)
+	default:
+		it := s.newItem(KindUnknown)
+		it.BlockType = b.Type
+		s.place(it)
+		ob.item = it
+	}
+	if register {
+		s.blocks[index] = ob
+	}
+	return true
+}
+
+func firstNonEmpty[T any](a, b []T) []T {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}
+
+func (s *Store) applyDelta(ob *openBlock, d *Delta) {
+	switch ob.kind {
+	case "text":
+		if d.Type == "text_delta" || d.Type == "" {
+			s.appendText(ob, d.Text)
+		}
+	case "thinking":
+		if d.Type == "thinking_delta" || d.Type == "" {
+			s.appendText(ob, d.Thinking)
+		}
+	case "tool_use":
+		if d.Type == "input_json_delta" && ob.item != nil {
+			ob.item.Tool.partialJSON = append(ob.item.Tool.partialJSON, d.PartialJSON...)
+		}
+	case "approval_request":
+		if len(d.ActionRequests) > 0 {
+			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, "")
+		}
+	}
+}
+
+// appendText grows a streaming text or thinking item. The builder keeps the
+// cost of a delta proportional to the delta, not to the text so far.
+func (s *Store) appendText(ob *openBlock, text string) {
+	if text == "" {
+		return
+	}
+	ob.text.WriteString(text)
+	ob.item.Text = ob.text.String()
+	s.touch(ob.item)
+}
+
+func (s *Store) stopBlock(ob *openBlock) {
+	if ob.kind == "tool_use" && ob.item != nil {
+		t := ob.item.Tool
+		if len(t.partialJSON) > 0 {
+			if json.Valid(t.partialJSON) {
+				t.Input = json.RawMessage(t.partialJSON)
+				s.touch(ob.item)
+			}
+			t.partialJSON = nil
+		}
+	}
+}
+
+// newItem makes an item with a fresh key; it is not placed yet.
+func (s *Store) newItem(kind Kind) *Item {
+	s.nextKey++
+	return &Item{Key: s.nextKey, Kind: kind}
+}
+
+// touch records that it changed, and with it the group that holds it.
+func (s *Store) touch(it *Item) {
+	s.rev++
+	it.Rev = s.rev
+	top := it
+	if it.parent != nil {
+		top = it.parent
+		top.Rev = s.rev
+	}
+	if top.dirtyEpoch != s.epoch {
+		top.dirtyEpoch = s.epoch
+		s.changes.Items = append(s.changes.Items, top)
+	}
+}
+
+// appendTop adds a top-level item at the end.
+func (s *Store) appendTop(it *Item) {
+	if it.Kind != KindUser && s.brandPending {
+		it.Brand = s.msgType != "step"
+		s.brandPending = false
+	}
+	s.items = append(s.items, it)
+	s.changes.List = true
+	s.touch(it)
+}
+
+// place adds a step: into the open group, or at top level when none is open
+// (rule 2).
+func (s *Store) place(it *Item) {
+	if s.group == nil {
+		s.appendTop(it)
+		return
+	}
+	g := s.group.Group
+	it.parent = s.group
+	g.Steps = append(g.Steps, it)
+	if it.stepLabel() != "" {
+		g.lastLabeled = it
+	}
+	s.touch(it)
+}
+
+// standalone closes the open group and adds it after it (rule 3).
+func (s *Store) standalone(it *Item) {
+	s.closeGroup(nil)
+	s.appendTop(it)
+}
+
+func (s *Store) openGroup(summary string) {
+	s.closeGroup(nil)
+	it := s.newItem(KindGroup)
+	it.Group = &Group{Open: true, startSummary: summary}
+	s.appendTop(it)
+	s.group = it
+}
+
+// closeGroup closes the open group, if any; summary, when set and not
+// empty, becomes its title.
+func (s *Store) closeGroup(summary *string) {
+	if s.group == nil {
+		return
+	}
+	g := s.group.Group
+	g.closedTitle = g.openTitle()
+	if summary != nil {
+		g.endSummary = *summary
+	}
+	g.Open = false
+	s.touch(s.group)
+	s.group = nil
+}
+
+func (s *Store) addError(text string) {
+	it := s.newItem(KindError)
+	it.Text = text
+	s.standalone(it)
+}
+
+func (s *Store) addUser(text string) {
+	s.dialectText = nil
+	it := s.newItem(KindUser)
+	it.Text = text
+	s.standalone(it)
+	s.brandPending = true
+	s.msgType = ""
+	s.setStatus(StatusRunning)
+}
+
+// terminal ends the run with a stopped or error item: the open group
+// closes, unanswered approvals expire, tools without result are interrupted.
+func (s *Store) terminal(it *Item, status AgentStatus) {
+	for len(s.pending) > 0 {
+		s.expire(s.pending[0], ToolInterrupted)
+	}
+	s.standalone(it)
+	s.setStatus(status)
+	s.dialectText = nil
+}
+
+// setStatus changes the agent's status. A run that ends interrupts every
+// tool still active.
+func (s *Store) setStatus(st AgentStatus) {
+	if st == s.status {
+		return
+	}
+	if s.status == StatusRunning {
+		for it := range s.active {
+			it.Tool.Status = ToolInterrupted
+			s.touch(it)
+		}
+		clear(s.active)
+	}
+	s.status = st
+	s.changes.Status = true
+}
+
+func (s *Store) setToolStatus(it *Item, st ToolStatus) {
+	it.Tool.Status = st
+	if st == ToolActive {
+		s.active[it] = struct{}{}
+	} else {
+		delete(s.active, it)
+	}
+	s.touch(it)
+}
+
+// runningStatus is the status of a tool with no result.
+func (s *Store) runningStatus() ToolStatus {
+	if s.status == StatusRunning {
+		return ToolActive
+	}
+	return ToolInterrupted
+}

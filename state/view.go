@@ -1,0 +1,169 @@
+package state
+
+import "encoding/json"
+
+// DefaultGroupTitle is a running group's title when nothing names it yet
+// (rule 7). The UI shows its own translation instead.
+const DefaultGroupTitle = "Working…"
+
+// View is the view model of REPLAY.md: what the UI shows, as JSON.
+type View struct {
+	AgentStatus AgentStatus   `json:"agent_status"`
+	LastEventID *string       `json:"last_event_id"`
+	Skipped     int           `json:"skipped"`
+	Pending     *PendingView  `json:"pending"`
+	Sources     []SourceGroup `json:"sources"`
+	Items       []any         `json:"items"`
+}
+
+// PendingView names the unanswered approval or question.
+type PendingView struct {
+	ApprovalKey string `json:"approval_key"`
+	Kind        string `json:"kind"` // "question" or "approval"
+}
+
+// View returns the store's view model.
+func (s *Store) View() View {
+	v := View{
+		AgentStatus: s.status,
+		Skipped:     s.skipped,
+		Sources:     s.sources,
+		Items:       make([]any, 0, len(s.items)),
+	}
+	if v.Sources == nil {
+		v.Sources = []SourceGroup{}
+	}
+	if !s.lastID.IsZero() {
+		id := s.lastID.String()
+		v.LastEventID = &id
+	}
+	if p := s.Pending(); p != nil {
+		v.Pending = &PendingView{Kind: string(p.Kind)}
+		if p.Question != nil {
+			v.Pending.ApprovalKey = p.Question.ApprovalKey
+		} else {
+			v.Pending.ApprovalKey = p.Approval.ApprovalKey
+		}
+	}
+	for _, it := range s.items {
+		v.Items = append(v.Items, viewItem(it, true))
+	}
+	return v
+}
+
+type viewBase struct {
+	Kind  Kind  `json:"kind"`
+	Brand *bool `json:"brand,omitempty"`
+}
+
+type viewText struct {
+	viewBase
+	Text  string `json:"text"`
+	Final bool   `json:"final"`
+}
+
+type viewPlain struct {
+	viewBase
+	Text string `json:"text"`
+}
+
+type viewTool struct {
+	viewBase
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Label    string          `json:"label"`
+	Status   ToolStatus      `json:"status"`
+	Input    json.RawMessage `json:"input"`
+	Result   *string         `json:"result"`
+	Artifact json.RawMessage `json:"artifact"`
+}
+
+type viewGroup struct {
+	viewBase
+	Open    bool   `json:"open"`
+	Title   string `json:"title"`
+	Visible int    `json:"visible"`
+	Steps   []any  `json:"steps"`
+}
+
+type viewQuestion struct {
+	viewBase
+	ApprovalKey string            `json:"approval_key"`
+	State       QuestionState     `json:"state"`
+	Questions   []Question        `json:"questions"`
+	Answers     map[string]string `json:"answers"`
+}
+
+type viewApproval struct {
+	viewBase
+	ApprovalKey string               `json:"approval_key"`
+	State       ApprovalState        `json:"state"`
+	Actions     []viewApprovalAction `json:"actions"`
+}
+
+type viewApprovalAction struct {
+	Name     string          `json:"name"`
+	Args     json.RawMessage `json:"args"`
+	Allowed  []string        `json:"allowed"`
+	Decision *string         `json:"decision"`
+}
+
+type viewActivity struct {
+	viewBase
+	ActivityType string `json:"activity_type"`
+	Name         string `json:"name"`
+	Icon         string `json:"icon"`
+	Text         string `json:"text"`
+}
+
+type viewUnknown struct {
+	viewBase
+	Type string `json:"type"`
+}
+
+func viewItem(it *Item, top bool) any {
+	base := viewBase{Kind: it.Kind}
+	if top && it.Kind != KindUser {
+		brand := it.Brand
+		base.Brand = &brand
+	}
+	switch it.Kind {
+	case KindText:
+		return viewText{base, it.Text, it.Final}
+	case KindUser, KindThinking, KindError:
+		return viewPlain{base, it.Text}
+	case KindTool:
+		t := it.Tool
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact}
+	case KindGroup:
+		g := it.Group
+		title := g.Title()
+		if title == "" {
+			title = DefaultGroupTitle
+		}
+		steps := make([]any, 0, len(g.Steps))
+		for _, st := range g.Steps {
+			steps = append(steps, viewItem(st, false))
+		}
+		return viewGroup{base, g.Open, title, g.Visible(), steps}
+	case KindQuestion:
+		q := it.Question
+		return viewQuestion{base, q.ApprovalKey, q.State, q.Questions, q.Answers}
+	case KindApproval:
+		a := it.Approval
+		actions := make([]viewApprovalAction, len(a.Actions))
+		for i, act := range a.Actions {
+			actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
+			if act.Decision != "" {
+				d := act.Decision
+				actions[i].Decision = &d
+			}
+		}
+		return viewApproval{base, a.ApprovalKey, a.State, actions}
+	case KindActivity:
+		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text}
+	case KindUnknown:
+		return viewUnknown{base, it.BlockType}
+	}
+	return base // stopped
+}
