@@ -1,11 +1,63 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"log"
+	"net/http"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"stepwise/server/site"
 )
 
+// serve runs the web server until SIGINT or SIGTERM, then drains it.
 func serve(args []string) int {
-	fmt.Fprintln(os.Stderr, "serve: not yet")
-	return 1
+	fs := flag.NewFlagSet("stepwise", flag.ContinueOnError)
+	addr := fs.String("addr", "localhost:8080", "listen `address`")
+	webDir := fs.String("web", "web", "`directory` of app.wasm and the static assets")
+	frameAncestors := fs.String("frame-ancestors", "", "space-separated `origins` allowed to embed the app (CSP frame-ancestors); '*' allows any")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	handler, err := site.New(site.Config{
+		WebDir:         *webDir,
+		FrameAncestors: strings.Fields(*frameAncestors),
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 1
+	}
+	srv := &http.Server{
+		Addr:              *addr,
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Printf("stepwise: serving on http://%s", *addr)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintln(os.Stderr, "stepwise:", err)
+			return 1
+		}
+	case <-ctx.Done():
+		log.Print("stepwise: shutting down")
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			fmt.Fprintln(os.Stderr, "stepwise: shutdown:", err)
+			return 1
+		}
+	}
+	return 0
 }

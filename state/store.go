@@ -86,6 +86,7 @@ type Store struct {
 	pending   []*Item            // unanswered approvals and questions, oldest first
 
 	blocks       map[int]*openBlock // open blocks of the current message
+	freeBlocks   []*openBlock
 	stopReason   string
 	msgType      string // the current message's message_type
 	brandPending bool   // the turn's first assistant item is still to come
@@ -228,6 +229,9 @@ func (s *Store) dispatch(ev *Event) bool {
 		if ev.Index == nil || ev.ContentBlock == nil || ev.ContentBlock.Type == "" {
 			return false
 		}
+		if old := s.blocks[*ev.Index]; old != nil {
+			s.freeBlock(old)
+		}
 		return s.startBlock(*ev.Index, true, ev.ContentBlock)
 	case "content_block_delta":
 		if ev.Index == nil || ev.Delta == nil {
@@ -249,6 +253,7 @@ func (s *Store) dispatch(ev *Event) bool {
 		}
 		s.stopBlock(ob)
 		delete(s.blocks, *ev.Index)
+		s.freeBlock(ob)
 		return true
 	case "group_start":
 		summary := ""
@@ -320,7 +325,10 @@ func (s *Store) endMessage() {
 // startBlock applies a block's start. With register, the block stays open
 // under index until its stop.
 func (s *Store) startBlock(index int, register bool, b *Block) bool {
-	ob := &openBlock{kind: b.Type}
+	ob := s.allocBlock(b.Type)
+	if !register {
+		defer s.freeBlock(ob)
+	}
 	switch b.Type {
 	case "text":
 		it := s.newItem(KindText)
@@ -385,6 +393,24 @@ func (s *Store) startBlock(index int, register bool, b *Block) bool {
 		s.blocks[index] = ob
 	}
 	return true
+}
+
+// allocBlock takes an open-block record from the free list: blocks are
+// short-lived and many, so reusing them spares the collector.
+func (s *Store) allocBlock(kind string) *openBlock {
+	if n := len(s.freeBlocks); n > 0 {
+		ob := s.freeBlocks[n-1]
+		s.freeBlocks = s.freeBlocks[:n-1]
+		ob.kind = kind
+		return ob
+	}
+	return &openBlock{kind: kind}
+}
+
+func (s *Store) freeBlock(ob *openBlock) {
+	ob.item, ob.approvalKey = nil, ""
+	ob.text.Reset() // the item keeps the text built so far
+	s.freeBlocks = append(s.freeBlocks, ob)
 }
 
 func firstNonEmpty[T any](a, b []T) []T {
@@ -495,8 +521,13 @@ func (s *Store) standalone(it *Item) {
 
 func (s *Store) openGroup(summary string) {
 	s.closeGroup(nil)
-	it := s.newItem(KindGroup)
-	it.Group = &Group{Open: true, startSummary: summary}
+	gi := &struct {
+		item  Item
+		group Group
+	}{Item{Kind: KindGroup}, Group{Open: true, startSummary: summary}}
+	s.nextKey++
+	it := &gi.item
+	it.Key, it.Group = s.nextKey, &gi.group
 	s.appendTop(it)
 	s.group = it
 }

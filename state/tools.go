@@ -47,9 +47,20 @@ func (s *Store) toolUse(id, name string, input json.RawMessage, label, titleLabe
 	return it
 }
 
+// toolItem allocates a tool item and its Tool at once.
+type toolItem struct {
+	item Item
+	tool Tool
+}
+
 func (s *Store) newTool(id, name, label string) *Item {
-	it := s.newItem(KindTool)
-	it.Tool = &Tool{ID: id, Name: name, Input: emptyObject}
+	s.nextKey++
+	ti := &toolItem{
+		item: Item{Key: s.nextKey, Kind: KindTool},
+		tool: Tool{ID: id, Name: name, Input: emptyObject},
+	}
+	it := &ti.item
+	it.Tool = &ti.tool
 	s.setLabel(it.Tool, label)
 	s.tools[id] = it
 	return it

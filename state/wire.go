@@ -26,13 +26,13 @@ type Event struct {
 	Decisions   json.RawMessage `json:"decisions"`
 
 	// Activity dialect: text_output_stream and activity events; user_message.
-	Text         *string         `json:"text"`
-	ActivityType string          `json:"activity_type"`
-	Content      json.RawMessage `json:"content"`
-	Timestamp    string          `json:"timestamp"`
-	Tools        []ActivityTool  `json:"tools"`
+	Text         *string          `json:"text"`
+	ActivityType string           `json:"activity_type"`
+	Content      json.RawMessage  `json:"content"`
+	Timestamp    string           `json:"timestamp"`
+	Tools        []ActivityTool   `json:"tools"`
 	Results      []ActivityResult `json:"results"`
-	DisplayInfo  *DisplayInfo    `json:"display_info"`
+	DisplayInfo  *DisplayInfo     `json:"display_info"`
 }
 
 // Block is a content block: the content_block of content_block_start, a
@@ -181,8 +181,12 @@ func DecodeEvent(data []byte) (Event, error) {
 // rawString returns the JSON string in raw, or "" with ok false when raw is
 // not a string.
 func rawString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	// Most strings (every event id) have no escapes: skip the reflection.
+	if body := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(body, '\\') < 0 && bytes.IndexByte(body, '"') < 0 {
+		return string(body), true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {

@@ -1,0 +1,55 @@
+# Stepwise. `make run` builds and serves the app with the demo agent on
+# http://localhost:8080; `make test` runs every test.
+
+GO       ?= go
+ADDR     ?= localhost:8080
+SHARED   ?= ../shared
+WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+
+.PHONY: build run test vet unit conformance browser bench fuzz clean
+
+build: web/app.wasm bin/stepwise
+
+# Client-only main, stripped: the server's code stays out of the wasm.
+web/app.wasm: $(WASM_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+	gzip -9 -k -f -n $@
+	@if command -v brotli >/dev/null; then brotli -q 11 -f -k $@ -o $@.br; \
+	else echo "brotli not installed: serving gzip only"; rm -f $@.br; fi
+
+bin/stepwise: $(shell find server state components app -name '*.go' -not -name '*_test.go') go.mod go.sum
+	$(GO) build -trimpath -o $@ ./server
+
+run: build
+	./bin/stepwise -addr $(ADDR)
+
+test: vet unit conformance browser
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./components ./app ./state
+
+unit:
+	$(GO) test -count=1 ./...
+
+# The shared conformance cases run through `replay` (they also run inside
+# `go test` from server/replay/testdata).
+conformance:
+	@if [ -x $(SHARED)/conformance/check ]; then $(SHARED)/conformance/check $(SHARED)/conformance/cases; \
+	else echo "no $(SHARED)/conformance: skipped (go test ran the copied cases)"; fi
+
+# Browser tests: headless Chromium against the real server.
+browser: build
+	@if [ -d server/browsertest ]; then $(GO) test -count=1 -tags browser -timeout 20m ./server/browsertest/...; \
+	else echo "no browser tests yet"; fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./state
+
+# A short run of every fuzzer (go test runs their seed corpora anyway).
+fuzz:
+	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps; do \
+		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
+
+clean:
+	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br

@@ -1,0 +1,92 @@
+// Package site serves the Stepwise app: the go-app handler, the
+// pre-compressed app.wasm, the static files of web/, and security headers.
+package site
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/components"
+)
+
+// Config configures the site.
+type Config struct {
+	// WebDir holds app.wasm and the static assets (web/).
+	WebDir string
+	// FrameAncestors lists the origins allowed to embed the app in a frame
+	// (CSP frame-ancestors); empty allows only this origin.
+	FrameAncestors []string
+	// ConnectSrc lists extra origins the app may connect to (a backend on
+	// another origin).
+	ConnectSrc []string
+}
+
+// New returns the site's handler. It fails when app.wasm is missing.
+func New(cfg Config) (http.Handler, error) {
+	components.Routes()
+	wasm, err := loadWasm(cfg.WebDir)
+	if err != nil {
+		return nil, err
+	}
+	h := &app.Handler{
+		Name:            "Stepwise",
+		ShortName:       "Stepwise",
+		Title:           "Stepwise",
+		Description:     "A calm, readable conversation with your tool-using AI agent.",
+		Lang:            "vi",
+		BackgroundColor: "#0f1020",
+		ThemeColor:      "#4f46e5",
+		LoadingLabel:    " ",
+		Icon: app.Icon{
+			Default:  "/web/icons/icon-192.png",
+			Large:    "/web/icons/icon-512.png",
+			Maskable: "/web/icons/maskable-512.png",
+			SVG:      "/web/logo.svg",
+		},
+		Styles:            []string{"/web/stepwise.css"},
+		Version:           wasm.hash,
+		WasmContentLength: strconv.Itoa(len(wasm.raw)),
+		Resources:         app.LocalDir(cfg.WebDir),
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/web/app.wasm", wasm)
+	mux.Handle("/app.wasm", wasm)
+	mux.Handle("/", h)
+	return securityHeaders(cfg, mux), nil
+}
+
+// securityHeaders sets a strict policy. go-app's page boots with an inline
+// script, so script-src allows inline script; nothing else runs inline and
+// wasm needs 'wasm-unsafe-eval'.
+func securityHeaders(cfg Config, next http.Handler) http.Handler {
+	ancestors := "'self'"
+	if len(cfg.FrameAncestors) > 0 {
+		ancestors = strings.Join(cfg.FrameAncestors, " ")
+	}
+	connect := strings.Join(append([]string{"'self'"}, cfg.ConnectSrc...), " ")
+	csp := strings.Join([]string{
+		"default-src 'self'",
+		"script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
+		"style-src 'self' 'unsafe-inline'",
+		"img-src 'self' data: https: http:", // source favicons come from the sites searched
+		"connect-src " + connect,
+		"worker-src 'self'",
+		"manifest-src 'self'",
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors " + ancestors,
+	}, "; ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,14 @@
+// Command wasm is Stepwise's browser main, compiled to web/app.wasm. It
+// holds only client code: the server's packages stay out of it.
+package main
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/components"
+)
+
+func main() {
+	components.Routes()
+	app.RunWhenOnBrowser()
+}
