@@ -3,11 +3,15 @@ module stepwise
 go 1.26
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.22.1
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/stretchr/testify v1.12.1
+	github.com/yuin/goldmark v1.8.7
 )
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -1,13 +1,232 @@
 package components
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-// Root is the page.
+	client "stepwise/app"
+	"stepwise/state"
+)
+
+// chunkSize is how many top-level items one ChunkView holds. A render of
+// the conversation compares one revision per chunk, and only a changed
+// chunk compares its items: a 2,000-item conversation does ~60 comparisons
+// for a text delta, not 2,000.
+const chunkSize = 32
+
+// Root is the page: header, conversation, sources panel and composer.
 type Root struct {
 	app.Compo
+
+	cfg  client.Config
+	sess *client.Session
+
+	renderQueued bool
+	sourcesOpen  bool
+	sourcesWidth int
+	notice       string
+	stickBottom  bool
+	scrollQueued bool
 }
 
-// Render draws the page.
+// OnInit prepares an empty session so the server's prerender and the
+// first browser render show the same page.
+func (r *Root) OnInit() {
+	r.cfg = client.DefaultConfig()
+	r.sess = client.NewSession(r.cfg, client.Recorder{})
+	r.sourcesWidth = 380
+	r.stickBottom = true
+}
+
+// OnMount reads the configuration from the URL and starts the source of
+// events: a replayed file, or (without one) an idle conversation.
+func (r *Root) OnMount(ctx app.Context) {
+	r.cfg = client.ConfigFromURL(ctx.Page().URL())
+	tag := r.cfg.Lang
+	if tag == "" {
+		tag = app.Window().Get("navigator").Get("language").String()
+	}
+	SetLanguage(tag)
+	html := app.Window().Get("document").Get("documentElement")
+	html.Set("lang", Language())
+	html.Get("dataset").Set("stepwise", "ready") // the wasm app runs: tests wait for it
+	SetSettings(Settings{AgentName: r.cfg.AgentName, FaviconService: r.cfg.FaviconService})
+	r.sess = client.NewSession(r.cfg, client.Recorder{})
+
+	ctx.Handle(ActionSendMessage, r.onSend)
+	ctx.Handle(ActionStop, r.onStop)
+	ctx.Handle(ActionAnswer, r.onAnswer)
+	ctx.Handle(ActionDecide, r.onDecide)
+
+	if r.cfg.Replay != "" {
+		r.sess.Echo = true
+		r.sess.State = client.ConnOpen
+		startReplay(ctx, r)
+	} else {
+		r.sess.State = client.ConnClosed
+	}
+}
+
+// applyFrame applies one backend frame and schedules one render: frames
+// arriving within the same frame share it.
+func (r *Root) applyFrame(ctx app.Context, line []byte) {
+	r.sess.Apply(line)
+	r.queueRender(ctx)
+}
+
+func (r *Root) queueRender(ctx app.Context) {
+	if r.renderQueued {
+		return
+	}
+	r.renderQueued = true
+	ctx.Dispatch(func(ctx app.Context) {
+		r.renderQueued = false
+		r.queueScroll(ctx)
+	})
+}
+
+// queueScroll keeps the newest content in view while the reader is at the
+// bottom; a reader who scrolled up is left where they are.
+func (r *Root) queueScroll(ctx app.Context) {
+	if !r.stickBottom || r.scrollQueued {
+		return
+	}
+	r.scrollQueued = true
+	ctx.Defer(func(ctx app.Context) {
+		r.scrollQueued = false
+		if el := app.Window().GetElementByID("conversation"); el.Truthy() {
+			el.Set("scrollTop", el.Get("scrollHeight"))
+		}
+	})
+}
+
+func (r *Root) onScroll(ctx app.Context, e app.Event) {
+	el := ctx.JSSrc()
+	gap := el.Get("scrollHeight").Float() - el.Get("scrollTop").Float() - el.Get("clientHeight").Float()
+	r.stickBottom = gap < 48
+	ctx.PreventUpdate()
+}
+
+func (r *Root) report(err error) {
+	if err != nil {
+		r.notice = T("send.failed", err.Error())
+	} else {
+		r.notice = ""
+	}
+}
+
+func (r *Root) onSend(ctx app.Context, a app.Action) {
+	text, _ := a.Value.(string)
+	err := r.sess.SendMessage(text)
+	if err == client.ErrEmptyMessage {
+		return
+	}
+	r.report(err)
+	if err == nil {
+		r.stickBottom = true
+		r.queueScroll(ctx)
+	}
+}
+
+func (r *Root) onStop(ctx app.Context, a app.Action) { r.report(r.sess.Stop()) }
+
+func (r *Root) onAnswer(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(AnswerCommand); ok {
+		r.report(r.sess.Answer(c.Key, c.Answers))
+	}
+}
+
+func (r *Root) onDecide(ctx app.Context, a app.Action) {
+	if c, ok := a.Value.(DecideCommand); ok {
+		r.report(r.sess.Decide(c.Key, c.Decisions))
+	}
+}
+
 func (r *Root) Render() app.UI {
-	return app.Main().Class("app").Body(app.H1().Text("Stepwise"))
+	store := r.sess.Store
+	status := store.Status()
+	sources := store.Sources()
+	return app.Div().Class("shell").Body(
+		r.header(len(sources)),
+		app.Div().Class("main").Body(
+			app.Div().Class("column").Body(
+				app.If(r.notice != "", func() app.UI {
+					return app.Div().Class("notice").Attr("role", "alert").Text(r.notice)
+				}),
+				app.Section().ID("conversation").Class("conversation").
+					Attr("role", "log").Aria("live", "polite").Aria("label", T("composer.label")).
+					DataSet("testid", "conversation").DataSet("agent-status", string(status)).
+					OnScroll(r.onScroll).Body(r.conversation(store)...),
+				&Composer{Running: status == state.StatusRunning},
+			),
+			app.If(r.sourcesOpen, func() app.UI {
+				return &SourcesPanel{Groups: sources, Count: len(sources), Width: r.sourcesWidth}
+			}),
+		),
+	)
+}
+
+func (r *Root) header(sourceGroups int) app.UI {
+	conn := string(r.sess.State)
+	return app.Header().Class("topbar").Body(
+		app.Img().Src("/web/logo.svg").Alt("").Class("topbar-logo").Width(28).Height(28),
+		app.Div().Class("topbar-name").Body(
+			app.Span().Class("name").Text(settings.AgentName),
+			app.Span().Class("tagline").Text(T("app.tagline")),
+		),
+		app.Span().Class("connection conn-"+conn).DataSet("testid", "connection").DataSet("state", conn).Body(
+			app.Span().Class("conn-dot").Aria("hidden", true),
+			app.Span().Class("conn-label").Text(T("connection."+conn)),
+		),
+		app.Button().Class("sources-button").DataSet("testid", "sources-button").
+			Aria("expanded", r.sourcesOpen).Aria("controls", "sources-panel").
+			OnClick(func(ctx app.Context, e app.Event) { r.sourcesOpen = !r.sourcesOpen }).Body(
+			app.Span().Text(T("sources.button")),
+			app.Span().Class("badge").Text(itoa(sourceGroups)),
+		),
+	)
+}
+
+// conversation renders the items in chunks, or the empty state.
+func (r *Root) conversation(store *state.Store) []app.UI {
+	items := store.Items()
+	if len(items) == 0 {
+		return []app.UI{emptyState()}
+	}
+	chunks := make([]app.UI, 0, len(items)/chunkSize+1)
+	for lo := 0; lo < len(items); lo += chunkSize {
+		hi := min(lo+chunkSize, len(items))
+		part := items[lo:hi:hi]
+		var rev uint64
+		for _, it := range part {
+			rev = max(rev, it.Rev)
+		}
+		chunks = append(chunks, &ChunkView{Items: part, Rev: rev, Len: len(part)})
+	}
+	return chunks
+}
+
+// ChunkView renders a run of top-level items; it re-renders only when one
+// of them changed (Rev is the newest revision among them).
+type ChunkView struct {
+	app.Compo
+	Items []*state.Item
+	Rev   uint64
+	Len   int
+}
+
+func (c *ChunkView) Render() app.UI {
+	views := make([]app.UI, len(c.Items))
+	for i, it := range c.Items {
+		views[i] = &ItemView{Item: it, Rev: it.Rev}
+	}
+	return app.Div().Class("chunk").Body(views...)
+}
+
+func emptyState() app.UI {
+	return app.Div().Class("empty").Body(
+		app.Img().Src("/web/logo.svg").Alt("").Class("empty-logo").Width(56).Height(56),
+		app.H1().Text(T("empty.title")),
+		app.P().Text(T("empty.hint")),
+		app.Ul().Class("suggestions").Body(scenarioLinks()...),
+	)
 }

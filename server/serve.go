@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"stepwise/server/demo"
 	"stepwise/server/site"
 )
 
@@ -22,12 +23,19 @@ func serve(args []string) int {
 	addr := fs.String("addr", "localhost:8080", "listen `address`")
 	webDir := fs.String("web", "web", "`directory` of app.wasm and the static assets")
 	frameAncestors := fs.String("frame-ancestors", "", "space-separated `origins` allowed to embed the app (CSP frame-ancestors); '*' allows any")
+	scenarioDir := fs.String("scenarios", "", "`directory` of extra scenario files (*.jsonl) for the demo agent")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	scenarios, err := demo.LoadScenarios(*scenarioDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 1
 	}
 	handler, err := site.New(site.Config{
 		WebDir:         *webDir,
 		FrameAncestors: strings.Fields(*frameAncestors),
+		Scenarios:      scenarios,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)

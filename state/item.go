@@ -205,3 +205,11 @@ type ActivityInfo struct {
 
 // DefaultTimeoutSeconds is a question's countdown when none is sent.
 const DefaultTimeoutSeconds = 600
+
+// Tool returns the tool item action i concerns, or nil.
+func (a *ApprovalCard) Tool(i int) *Item {
+	if i < 0 || i >= len(a.tools) {
+		return nil
+	}
+	return a.tools[i]
+}

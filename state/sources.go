@@ -38,11 +38,16 @@ type wireSourceGroup struct {
 // SearchResults reads a web_search tool's artifact as the store shows it
 // (domain and favicon filled in); ok is false when it is not a search.
 func (s *Store) SearchResults(t *Tool) (SourceGroup, bool) {
+	return SearchResultsOf(t, s.opts.FaviconService)
+}
+
+// SearchResultsOf is SearchResults with an explicit favicon service.
+func SearchResultsOf(t *Tool, faviconService string) (SourceGroup, bool) {
 	var w wireSourceGroup
 	if t.Name != "web_search" || isNull(t.Artifact) || json.Unmarshal(t.Artifact, &w) != nil || w.Sources == nil {
 		return SourceGroup{}, false
 	}
-	return w.group(s.opts.FaviconService), true
+	return w.group(faviconService), true
 }
 
 func (w wireSourceGroup) group(faviconService string) SourceGroup {

@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/components"
+	"stepwise/server/demo"
 )
 
 // Config configures the site.
@@ -22,6 +23,9 @@ type Config struct {
 	// ConnectSrc lists extra origins the app may connect to (a backend on
 	// another origin).
 	ConnectSrc []string
+	// Scenarios are served as event streams at /scenarios/NAME.jsonl, for
+	// the replay page mode.
+	Scenarios demo.Scenarios
 }
 
 // New returns the site's handler. It fails when app.wasm is missing.
@@ -49,11 +53,22 @@ func New(cfg Config) (http.Handler, error) {
 		Styles:            []string{"/web/stepwise.css"},
 		Version:           wasm.hash,
 		WasmContentLength: strconv.Itoa(len(wasm.raw)),
-		Resources:         app.LocalDir(cfg.WebDir),
+		Resources:         staticDir{http.StripPrefix("/web", http.FileServer(http.Dir(cfg.WebDir)))},
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
+	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutSuffix(r.PathValue("file"), ".jsonl")
+		sc := cfg.Scenarios[name]
+		if !ok || sc == nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(sc.EventsJSONL())
+	})
 	mux.Handle("/", h)
 	return securityHeaders(cfg, mux), nil
 }
@@ -90,3 +105,10 @@ func securityHeaders(cfg Config, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// staticDir serves /web/... from the web directory and keeps those URLs as
+// they are (app.LocalDir expects the folder above web/ and resolves to
+// relative paths).
+type staticDir struct{ http.Handler }
+
+func (staticDir) Resolve(location string) string { return location }

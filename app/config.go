@@ -1,0 +1,92 @@
+// Package app is Stepwise's client wiring: configuration, the session
+// controller that owns the state store, and the transports that feed it.
+// Components import it as "client".
+package app
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"stepwise/state"
+)
+
+// Config is what a page was asked to do, read from its URL.
+type Config struct {
+	SessionID string
+	Lang      string // "" follows the browser
+	AgentName string
+
+	// Replay, when set, plays the JSONL file at this URL in the real UI
+	// instead of connecting to a backend (../shared/bench/README.md).
+	Replay string
+	// Rate is the replay's pace: events per second, 0 for as fast as
+	// possible ("max").
+	Rate float64
+
+	FaviconService string // "" turns favicon fallbacks off
+
+	// Backend paths (PROTOCOL.md section 1); {session_id} is replaced.
+	HistoryPath  string
+	WSPath       string
+	EventsPath   string
+	CommandsPath string
+	Transport    string // "ws" or "sse"
+}
+
+// DefaultConfig returns the defaults of PROTOCOL.md.
+func DefaultConfig() Config {
+	return Config{
+		AgentName:      "Stepwise",
+		FaviconService: state.DefaultFaviconService,
+		HistoryPath:    "/api/sessions/{session_id}/history",
+		WSPath:         "/api/sessions/{session_id}/ws",
+		EventsPath:     "/api/sessions/{session_id}/events",
+		CommandsPath:   "/api/sessions/{session_id}/commands",
+		Transport:      "ws",
+	}
+}
+
+// ConfigFromURL reads the page's query: session, lang, agent, replay, rate,
+// favicons=off, transport=sse.
+func ConfigFromURL(u *url.URL) Config {
+	c := DefaultConfig()
+	q := u.Query()
+	c.SessionID = cleanSessionID(q.Get("session"))
+	c.Lang = q.Get("lang")
+	if a := strings.TrimSpace(q.Get("agent")); a != "" {
+		c.AgentName = a
+	}
+	c.Replay = q.Get("replay")
+	if r := q.Get("rate"); r != "" && r != "max" {
+		if n, err := strconv.ParseFloat(r, 64); err == nil && n > 0 {
+			c.Rate = n
+		}
+	}
+	if q.Get("favicons") == "off" {
+		c.FaviconService = ""
+	}
+	if q.Get("transport") == "sse" {
+		c.Transport = "sse"
+	}
+	return c
+}
+
+// cleanSessionID keeps ids to a safe alphabet, so they can go in paths.
+func cleanSessionID(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		if r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	return b.String()
+}
+
+// Path fills a path template with the session id.
+func (c Config) Path(template string) string {
+	return strings.ReplaceAll(template, "{session_id}", url.PathEscape(c.SessionID))
+}

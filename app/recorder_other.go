@@ -1,0 +1,21 @@
+//go:build !(js && wasm)
+
+package app
+
+import "encoding/json"
+
+// Recorder is the Conn of replay mode. Outside the browser it keeps the
+// frames in memory.
+type Recorder struct{ Frames *[]string }
+
+// Send records the frame.
+func (r Recorder) Send(frame any) error {
+	b, err := json.Marshal(frame)
+	if err != nil {
+		return err
+	}
+	if r.Frames != nil {
+		*r.Frames = append(*r.Frames, string(b))
+	}
+	return nil
+}

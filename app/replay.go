@@ -1,0 +1,47 @@
+package app
+
+import (
+	"bytes"
+	"sort"
+)
+
+// ReplayResult is window.__result of the replay page mode
+// (../shared/bench/README.md).
+type ReplayResult struct {
+	Events    int      `json:"events"`
+	Ms        float64  `json:"ms"`
+	LongTasks int      `json:"longTasks"`
+	MaxTask   float64  `json:"maxTask"`
+	P50       *float64 `json:"p50"`
+	P95       *float64 `json:"p95"`
+	DOM       int      `json:"dom"`
+	Skipped   int      `json:"skipped"`
+}
+
+// SplitLines splits a JSONL body into its non-blank lines.
+func SplitLines(body []byte) [][]byte {
+	var out [][]byte
+	for _, l := range bytes.Split(body, []byte("\n")) {
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Percentile returns the p-th percentile (0..100) of values, nearest rank.
+func Percentile(values []float64, p float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), values...)
+	sort.Float64s(s)
+	rank := int(p/100*float64(len(s))+0.999999) - 1
+	if rank < 0 {
+		rank = 0
+	}
+	if rank >= len(s) {
+		rank = len(s) - 1
+	}
+	return s[rank]
+}

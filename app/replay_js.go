@@ -1,0 +1,194 @@
+//go:build js && wasm
+
+package app
+
+import (
+	"fmt"
+	"syscall/js"
+)
+
+// Replayer plays a JSONL file of stream events in the page, each event in
+// its own browser task (../shared/bench/README.md): for rate 0 the next
+// event is posted through a MessageChannel right after the previous one is
+// applied; otherwise it waits 1000/rate ms. It records each event's latency
+// to the next animation frame (rate mode), long tasks, and publishes
+// window.__result at the end.
+type Replayer struct {
+	URL  string
+	Rate float64
+	// Apply applies one event and schedules its render.
+	Apply func(line []byte)
+	// Count returns the number of rendered items ([data-kind] elements)
+	// and skipped events for the result.
+	Skipped func() int
+	// Failed reports a file that could not be fetched.
+	Failed func(err error)
+}
+
+// Start fetches the file and plays it. It returns at once.
+func (r *Replayer) Start() {
+	go func() {
+		lines, err := fetchLines(r.URL)
+		if err != nil {
+			if r.Failed != nil {
+				r.Failed(err)
+			}
+			return
+		}
+		r.play(lines)
+	}()
+}
+
+// fetchLines GETs url with the browser's fetch: net/http would double the
+// size of app.wasm. It blocks, so it must not run inside a JS callback.
+func fetchLines(url string) ([][]byte, error) {
+	type result struct {
+		body []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	var onText, onResp, onErr js.Func
+	release := func() { onText.Release(); onResp.Release(); onErr.Release() }
+	onErr = js.FuncOf(func(this js.Value, args []js.Value) any {
+		done <- result{err: fmt.Errorf("GET %s: %s", url, args[0].Call("toString").String())}
+		return nil
+	})
+	onText = js.FuncOf(func(this js.Value, args []js.Value) any {
+		done <- result{body: []byte(args[0].String())}
+		return nil
+	})
+	onResp = js.FuncOf(func(this js.Value, args []js.Value) any {
+		resp := args[0]
+		if !resp.Get("ok").Bool() {
+			done <- result{err: fmt.Errorf("GET %s: %d %s", url, resp.Get("status").Int(), resp.Get("statusText").String())}
+			return nil
+		}
+		resp.Call("text").Call("then", onText, onErr)
+		return nil
+	})
+	js.Global().Call("fetch", url).Call("then", onResp, onErr)
+	res := <-done
+	release()
+	return SplitLines(res.body), res.err
+}
+
+func (r *Replayer) play(lines [][]byte) {
+	global := js.Global()
+	perf := global.Get("performance")
+	now := func() float64 { return perf.Call("now").Float() }
+
+	var longTasks int
+	var maxTask float64
+	var observer js.Value
+	var onLong js.Func
+	if po := global.Get("PerformanceObserver"); po.Truthy() {
+		onLong = js.FuncOf(func(this js.Value, args []js.Value) any {
+			entries := args[0].Call("getEntries")
+			for i := 0; i < entries.Length(); i++ {
+				longTasks++
+				if d := entries.Index(i).Get("duration").Float(); d > maxTask {
+					maxTask = d
+				}
+			}
+			return nil
+		})
+		observer = po.New(onLong)
+		opts := map[string]any{"type": "longtask", "buffered": true}
+		func() {
+			defer func() { recover() }() // longtask is not observable everywhere
+			observer.Call("observe", opts)
+		}()
+	}
+
+	var latencies []float64
+	var step js.Func
+	var finish func()
+	i := 0
+	start := now()
+	channel := global.Get("MessageChannel").New()
+	port := channel.Get("port2")
+
+	step = js.FuncOf(func(this js.Value, args []js.Value) any {
+		if i >= len(lines) {
+			return nil
+		}
+		t0 := now()
+		r.Apply(lines[i])
+		i++
+		if r.Rate > 0 {
+			var raf js.Func
+			raf = js.FuncOf(func(this js.Value, args []js.Value) any {
+				latencies = append(latencies, now()-t0)
+				raf.Release()
+				return nil
+			})
+			global.Call("requestAnimationFrame", raf)
+		}
+		switch {
+		case i >= len(lines):
+			finish()
+		case r.Rate > 0:
+			global.Call("setTimeout", step, 1000/r.Rate)
+		default:
+			port.Call("postMessage", 0)
+		}
+		return nil
+	})
+	channel.Get("port1").Set("onmessage", step)
+
+	finish = func() {
+		// One animation frame, then one task, then the result.
+		var raf, task js.Func
+		raf = js.FuncOf(func(this js.Value, args []js.Value) any {
+			raf.Release()
+			global.Call("setTimeout", task, 0)
+			return nil
+		})
+		task = js.FuncOf(func(this js.Value, args []js.Value) any {
+			task.Release()
+			res := ReplayResult{
+				Events:    len(lines),
+				Ms:        round1(now() - start),
+				LongTasks: longTasks,
+				MaxTask:   round1(maxTask),
+				DOM:       global.Get("document").Call("querySelectorAll", "[data-kind]").Length(),
+			}
+			if r.Skipped != nil {
+				res.Skipped = r.Skipped()
+			}
+			if r.Rate > 0 {
+				p50, p95 := round1(Percentile(latencies, 50)), round1(Percentile(latencies, 95))
+				res.P50, res.P95 = &p50, &p95
+			}
+			if observer.Truthy() {
+				observer.Call("disconnect")
+				onLong.Release()
+			}
+			global.Set("__result", js.ValueOf(map[string]any{
+				"events": res.Events, "ms": res.Ms, "longTasks": res.LongTasks, "maxTask": res.MaxTask,
+				"p50": nullable(res.P50), "p95": nullable(res.P95), "dom": res.DOM, "skipped": res.Skipped,
+			}))
+			return nil
+		})
+		global.Call("requestAnimationFrame", raf)
+	}
+
+	if len(lines) == 0 {
+		finish()
+		return
+	}
+	if r.Rate > 0 {
+		global.Call("setTimeout", step, 0)
+	} else {
+		port.Call("postMessage", 0)
+	}
+}
+
+func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
+
+func nullable(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

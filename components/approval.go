@@ -1,0 +1,189 @@
+package components
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+)
+
+// ApprovalView is a tool approval card (PROTOCOL.md section 6): one button
+// per allowed decision for each action. With one action, Approve sends at
+// once; Edit, Reject and Respond open their field first. One click sends
+// exactly one frame; every control disables until the server answers.
+type ApprovalView struct {
+	app.Compo
+	Item *state.Item
+	Rev  uint64
+
+	key     string
+	chosen  []string // per action: the decision picked, "" for none
+	edit    []string // per action: the arguments editor's text
+	message []string // per action: reject reason or response text
+	sending bool
+	errMsg  string
+}
+
+func (v *ApprovalView) sync() {
+	a := v.Item.Approval
+	if v.key == a.ApprovalKey && len(v.chosen) == len(a.Actions) {
+		return
+	}
+	n := len(a.Actions)
+	v.key = a.ApprovalKey
+	v.chosen, v.edit, v.message = make([]string, n), make([]string, n), make([]string, n)
+	for i, act := range a.Actions {
+		v.edit[i] = state.IndentJSON(act.Args)
+	}
+	v.sending, v.errMsg = false, ""
+}
+
+func (v *ApprovalView) OnMount(ctx app.Context) {
+	v.sync()
+	if v.Item.Approval.State == state.ApprovalPending {
+		id := domID("ap", v.Item) + "-0-0"
+		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+	}
+}
+
+func (v *ApprovalView) OnUpdate(ctx app.Context) { v.sync() }
+
+// title names what is to run: the tool's label for one action.
+func (v *ApprovalView) title() string {
+	a := v.Item.Approval
+	if len(a.Actions) != 1 {
+		return T("approval.title_many", len(a.Actions))
+	}
+	name := state.ReadableName(a.Actions[0].Name)
+	if t := a.Tool(0); t != nil && t.Tool.Label != "" {
+		name = t.Tool.Label
+	}
+	return T("approval.title", name)
+}
+
+func (v *ApprovalView) Render() app.UI {
+	v.sync()
+	a := v.Item.Approval
+	root := app.Div().Class("item approval state-"+string(a.State)).
+		DataSet("kind", "approval").DataSet("state", string(a.State)).Attr("role", "group").
+		Aria("labelledby", domID("aph", v.Item))
+	head := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
+	if a.State != state.ApprovalPending {
+		return root.Body(head, app.Div().Class("approval-status").Text(T("approval.state."+string(a.State))))
+	}
+	body := []app.UI{head}
+	for i := range a.Actions {
+		body = append(body, v.action(i))
+	}
+	if v.errMsg != "" {
+		body = append(body, app.P().Class("form-error").Attr("role", "alert").Text(v.errMsg))
+	}
+	if v.needsSend() {
+		label := T("approval.send")
+		if v.sending {
+			label = T("approval.sending")
+		}
+		body = append(body, app.Div().Class("approval-actions").Body(
+			app.Button().Class("primary").DataSet("testid", "approval-send").Disabled(v.sending).OnClick(v.send).Text(label),
+			app.If(len(a.Actions) == 1, func() app.UI {
+				return app.Button().Class("secondary").Disabled(v.sending).OnClick(func(ctx app.Context, e app.Event) {
+					v.chosen[0], v.errMsg = "", ""
+				}).Text(T("approval.cancel"))
+			}),
+		))
+	}
+	return root.Body(body...)
+}
+
+// needsSend is true when a separate Send button is needed: several actions,
+// or a decision that takes input.
+func (v *ApprovalView) needsSend() bool {
+	if len(v.chosen) != 1 {
+		return true
+	}
+	return v.chosen[0] != "" && v.chosen[0] != "approve"
+}
+
+func (v *ApprovalView) action(i int) app.UI {
+	a := v.Item.Approval
+	act := a.Actions[i]
+	buttons := make([]app.UI, 0, len(act.Allowed))
+	for j, d := range act.Allowed {
+		d := d
+		cls := "decision decision-" + d
+		if d == "approve" {
+			cls += " primary"
+		}
+		buttons = append(buttons, app.Button().ID(domID("ap", v.Item)+"-"+itoa(i)+"-"+itoa(j)).Class(cls).
+			DataSet("decision", d).Aria("pressed", v.chosen[i] == d).Disabled(v.sending).
+			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }).Text(T("approval."+d)))
+	}
+	var field app.UI
+	switch v.chosen[i] {
+	case "edit":
+		field = app.Label().Class("field").Body(
+			app.Span().Text(T("approval.args")),
+			app.Textarea().Class("json-editor").Attr("spellcheck", "false").Rows(6).Disabled(v.sending).Text(v.edit[i]).
+				OnInput(func(ctx app.Context, e app.Event) { v.edit[i] = e.Get("target").Get("value").String() }),
+		)
+	case "reject", "respond":
+		key := "approval.reason"
+		if v.chosen[i] == "respond" {
+			key = "approval.response"
+		}
+		field = app.Label().Class("field").Body(
+			app.Span().Text(T(key)),
+			app.Input().Type("text").Value(v.message[i]).Disabled(v.sending).
+				OnInput(func(ctx app.Context, e app.Event) { v.message[i] = e.Get("target").Get("value").String() }),
+		)
+	}
+	return app.Div().Class("approval-action").Body(
+		app.If(len(a.Actions) > 1, func() app.UI {
+			return app.Div().Class("action-name").Text(state.ReadableName(act.Name))
+		}),
+		app.Pre().Class("action-args").Text(state.IndentJSON(act.Args)),
+		app.Div().Class("decisions").Body(buttons...),
+		field,
+	)
+}
+
+func (v *ApprovalView) pick(ctx app.Context, i int, d string) {
+	if v.sending {
+		return
+	}
+	v.chosen[i], v.errMsg = d, ""
+	if len(v.chosen) == 1 && d == "approve" {
+		v.send(ctx, app.Event{})
+	}
+}
+
+func (v *ApprovalView) send(ctx app.Context, e app.Event) {
+	if v.sending {
+		return // a second click sends nothing
+	}
+	a := v.Item.Approval
+	decisions := make([]state.Decision, len(a.Actions))
+	for i, act := range a.Actions {
+		switch v.chosen[i] {
+		case "":
+			v.errMsg = T("approval.choose")
+			return
+		case "edit":
+			args, err := state.ParseEditedArgs(v.edit[i])
+			if err != nil {
+				v.errMsg = T("approval.invalid_json", err.Error())
+				return
+			}
+			decisions[i] = state.Decision{Type: "edit", EditedAction: &state.EditedAction{Name: act.Name, Args: args}}
+		case "reject", "respond":
+			decisions[i] = state.Decision{Type: v.chosen[i], Message: v.message[i]}
+		default:
+			decisions[i] = state.Decision{Type: v.chosen[i]}
+		}
+	}
+	if err := state.CheckDecisions(a, decisions); err != nil {
+		v.errMsg = err.Error()
+		return
+	}
+	v.sending, v.errMsg = true, ""
+	ctx.NewActionWithValue(ActionDecide, DecideCommand{Key: a.ApprovalKey, Decisions: decisions})
+}

@@ -1,0 +1,55 @@
+package components
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Composer is the message box: Enter sends, Shift+Enter starts a new line
+// (and Enter while an input method composes does nothing); while the agent
+// runs, a Stop button shows.
+type Composer struct {
+	app.Compo
+	Running bool
+}
+
+const composerID = "composer-input"
+
+// send raises the message typed so far and clears the box.
+func (c *Composer) send(ctx app.Context) {
+	box := app.Window().GetElementByID(composerID)
+	if !box.Truthy() {
+		return
+	}
+	text := box.Get("value").String()
+	if text == "" {
+		return
+	}
+	ctx.NewActionWithValue(ActionSendMessage, text)
+	box.Set("value", "")
+}
+
+func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() != "Enter" || e.Get("shiftKey").Bool() || e.Get("isComposing").Bool() {
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	c.send(ctx)
+}
+
+func (c *Composer) Render() app.UI {
+	return app.Form().Class("composer").OnSubmit(func(ctx app.Context, e app.Event) {
+		e.PreventDefault()
+		c.send(ctx)
+	}).Body(
+		app.Label().For(composerID).Class("sr-only").Text(T("composer.label")),
+		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
+			Placeholder(T("composer.placeholder")).OnKeyDown(c.onKeyDown),
+		app.If(c.Running, func() app.UI {
+			return app.Button().Type("button").Class("stop").DataSet("testid", "stop").
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionStop) }).Body(
+				app.Span().Class("stop-icon").Aria("hidden", true),
+				app.Span().Text(T("composer.stop")),
+			)
+		}),
+		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Text(T("composer.send")),
+	)
+}

@@ -1,0 +1,116 @@
+package components
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+)
+
+// CollapseDelay is how long a finished group stays open before it
+// collapses by itself.
+const CollapseDelay = 300 * time.Millisecond
+
+// GroupView is a collapsible group of steps (PROTOCOL.md section 3):
+// running, it is expanded and shows the newest three steps; 300 ms after it
+// finishes it collapses; loaded finished, it starts collapsed; its header
+// toggles it at any time.
+type GroupView struct {
+	app.Compo
+	Item *state.Item
+	Rev  uint64
+
+	key         int
+	expanded    bool
+	sawRunning  bool // this view saw the group run, so it collapses itself
+	collapseSet bool // the collapse is scheduled or done
+	userToggled bool // the user chose; no automatic change after that
+}
+
+// sync brings the view's own state in line with the group's.
+func (v *GroupView) sync() {
+	g := v.Item.Group
+	if v.key != v.Item.Key {
+		v.key, v.expanded = v.Item.Key, g.Open
+		v.sawRunning, v.collapseSet, v.userToggled = false, false, false
+	}
+	if g.Open {
+		v.sawRunning = true
+		v.collapseSet = false
+		if !v.userToggled {
+			v.expanded = true
+		}
+	}
+}
+
+func (v *GroupView) OnMount(ctx app.Context)  { v.sync(); v.scheduleCollapse(ctx) }
+func (v *GroupView) OnUpdate(ctx app.Context) { v.sync(); v.scheduleCollapse(ctx) }
+
+func (v *GroupView) scheduleCollapse(ctx app.Context) {
+	if v.Item.Group.Open || !v.sawRunning || v.collapseSet || v.userToggled {
+		return
+	}
+	v.collapseSet = true
+	key := v.key
+	ctx.After(CollapseDelay, func(ctx app.Context) {
+		if v.key == key && !v.userToggled && !v.Item.Group.Open {
+			v.expanded = false
+		}
+	})
+}
+
+func (v *GroupView) toggle(ctx app.Context, e app.Event) {
+	v.expanded = !v.expanded
+	v.userToggled = true
+}
+
+func (v *GroupView) Render() app.UI {
+	v.sync()
+	g := v.Item.Group
+	running := g.Open
+	stateName := "done"
+	if running {
+		stateName = "running"
+	}
+	title := g.Title()
+	if title == "" {
+		title = T("group.working")
+	}
+	bodyID := domID("group", v.Item)
+
+	var steps []app.UI
+	if v.expanded {
+		first := 0
+		if running {
+			first = len(g.Steps) - g.Visible()
+		}
+		// Running, every step is in the DOM and the older ones are hidden, so
+		// a new step is a new node that slides in.
+		for i, st := range g.Steps {
+			cls := "step"
+			if i < first {
+				cls += " step-hidden"
+			}
+			steps = append(steps, app.Div().Class(cls).Body(itemBody(st)))
+		}
+	}
+	return app.Div().Class("item group "+stateName).DataSet("kind", "group").DataSet("state", stateName).Body(
+		app.Button().Class("group-header").Aria("expanded", v.expanded).Aria("controls", bodyID).
+			OnClick(v.toggle).Body(
+			app.If(running, func() app.UI {
+				return app.Span().Class("spinner").Aria("hidden", true)
+			}),
+			app.Span().Class("group-title").Text(title),
+			app.Span().Class("chevron").Aria("hidden", true),
+		),
+		app.If(v.expanded, func() app.UI {
+			return app.Div().ID(bodyID).Class("group-body").Body(
+				app.Div().Class("steps").Body(steps...),
+				app.If(!running, func() app.UI {
+					return app.Div().Class("group-done").DataSet("testid", "group-done").Text(T("group.done"))
+				}),
+			)
+		}),
+	)
+}

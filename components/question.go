@@ -1,0 +1,236 @@
+package components
+
+import (
+	"errors"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+)
+
+// QuestionView is an ask_user_question form (PROTOCOL.md section 5). It
+// stands outside groups, counts down its timeout, sends one approval frame
+// with the answers, and turns read-only once answered or expired.
+type QuestionView struct {
+	app.Compo
+	Item *state.Item
+	Rev  uint64
+
+	key     string
+	choices []state.Choice
+	sent    bool
+	errMsg  string
+	now     time.Time
+	ticking bool
+}
+
+func (v *QuestionView) sync() {
+	q := v.Item.Question
+	if v.key != q.ApprovalKey || len(v.choices) != len(q.Questions) {
+		v.key = q.ApprovalKey
+		v.choices = make([]state.Choice, len(q.Questions))
+		v.sent, v.errMsg = false, ""
+	}
+}
+
+func (v *QuestionView) OnMount(ctx app.Context) {
+	v.sync()
+	if v.Item.Question.State == state.QuestionPending {
+		v.tick(ctx)
+		id := v.inputID(0, 0)
+		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+	}
+}
+
+func (v *QuestionView) OnUpdate(ctx app.Context) {
+	v.sync()
+	v.tick(ctx)
+}
+
+// tick re-renders the countdown every second while the form is pending.
+func (v *QuestionView) tick(ctx app.Context) {
+	v.now = time.Now()
+	if v.ticking || v.Item.Question.State != state.QuestionPending {
+		return
+	}
+	v.ticking = true
+	ctx.After(time.Second, func(ctx app.Context) {
+		v.ticking = false
+		v.tick(ctx)
+	})
+}
+
+func (v *QuestionView) inputID(qi, oi int) string {
+	return domID("q", v.Item) + "-" + itoa(qi) + "-" + itoa(oi)
+}
+
+func (v *QuestionView) Render() app.UI {
+	v.sync()
+	q := v.Item.Question
+	root := app.Div().Class("item question state-"+string(q.State)).
+		DataSet("kind", "question").DataSet("state", string(q.State)).Attr("role", "group").
+		Aria("labelledby", domID("qh", v.Item))
+	if q.State != state.QuestionPending {
+		return root.Body(v.resolved())
+	}
+	if v.now.IsZero() {
+		v.now = time.Now()
+	}
+	left := deadline(q.ApprovalKey, q.CreatedAt, q.TimeoutSeconds).Sub(v.now)
+	blocks := make([]app.UI, 0, len(q.Questions)+3)
+	blocks = append(blocks, app.Div().Class("question-head").Body(
+		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
+		app.Span().Class("countdown").Attr("role", "timer").Text(T("question.time_left", formatRemaining(left))),
+	))
+	for qi := range q.Questions {
+		blocks = append(blocks, v.question(qi))
+	}
+	if v.errMsg != "" {
+		blocks = append(blocks, app.P().Class("form-error").Attr("role", "alert").Text(v.errMsg))
+	}
+	label := T("question.submit")
+	if v.sent {
+		label = T("question.sending")
+	}
+	blocks = append(blocks, app.Button().Class("primary").DataSet("testid", "question-submit").
+		Disabled(v.sent).OnClick(v.submit).Text(label))
+	return root.Body(blocks...)
+}
+
+func (v *QuestionView) question(qi int) app.UI {
+	qu := v.Item.Question.Questions[qi]
+	c := &v.choices[qi]
+	legend := app.Legend().Body(
+		app.If(qu.Header != "", func() app.UI { return app.Span().Class("chip").Text(qu.Header) }),
+		app.Span().Class("question-text").Text(qu.Question),
+	)
+	if c.Skipped {
+		return app.FieldSet().Class("question-block skipped").Body(
+			legend,
+			app.P().Class("skipped-note").Text(T("question.skipped")),
+			app.Button().Class("link").Disabled(v.sent).OnClick(func(ctx app.Context, e app.Event) {
+				c.Skipped = false
+			}).Text(T("question.unskip")),
+		)
+	}
+	inputType := "radio"
+	if qu.MultiSelect {
+		inputType = "checkbox"
+	}
+	name := domID("q", v.Item) + "-" + itoa(qi)
+	opts := make([]app.UI, 0, len(qu.Options))
+	for oi, o := range qu.Options {
+		oi, o := oi, o
+		selected := contains(c.Selected, oi)
+		label := o.Label
+		if o.Input && label == "" {
+			label = T("question.other")
+		}
+		opt := app.Label().Class("option").For(v.inputID(qi, oi)).Body(
+			app.Input().ID(v.inputID(qi, oi)).Type(inputType).Name(name).Checked(selected).Disabled(v.sent).
+				OnChange(func(ctx app.Context, e app.Event) { v.choose(qi, oi, e.Get("target").Get("checked").Bool()) }),
+			app.Span().Class("option-text").Body(
+				app.Span().Class("option-label").Text(label),
+				app.If(o.Description != "", func() app.UI { return app.Span().Class("option-desc").Text(o.Description) }),
+			),
+		)
+		opts = append(opts, opt)
+		if o.Input && selected {
+			opts = append(opts, app.Input().Type("text").Class("free-text").
+				Aria("label", label).Placeholder(T("question.other_input")).Value(c.FreeText).Disabled(v.sent).
+				OnInput(func(ctx app.Context, e app.Event) { c.FreeText = e.Get("target").Get("value").String() }))
+		}
+	}
+	return app.FieldSet().Class("question-block").Body(
+		legend,
+		app.Div().Class("options").Body(opts...),
+		app.Button().Class("link skip").DataSet("testid", "question-skip").Disabled(v.sent).
+			OnClick(func(ctx app.Context, e app.Event) { c.Skipped = true; v.errMsg = "" }).Text(T("question.skip")),
+	)
+}
+
+func (v *QuestionView) choose(qi, oi int, checked bool) {
+	c := &v.choices[qi]
+	if !v.Item.Question.Questions[qi].MultiSelect {
+		c.Selected = []int{oi}
+		return
+	}
+	c.Selected = remove(c.Selected, oi)
+	if checked {
+		c.Selected = append(c.Selected, oi)
+	}
+}
+
+func (v *QuestionView) submit(ctx app.Context, e app.Event) {
+	if v.sent {
+		return
+	}
+	q := v.Item.Question
+	answers, err := state.BuildAnswers(q.Questions, v.choices)
+	if err != nil {
+		var ae *state.AnswerError
+		if errors.As(err, &ae) {
+			v.errMsg = T("question.err."+ae.Reason, ae.Question+1)
+		} else {
+			v.errMsg = err.Error()
+		}
+		return
+	}
+	v.sent, v.errMsg = true, ""
+	ctx.NewActionWithValue(ActionAnswer, AnswerCommand{Key: q.ApprovalKey, Answers: answers})
+}
+
+// resolved shows each question with its answer, read-only.
+func (v *QuestionView) resolved() app.UI {
+	q := v.Item.Question
+	rows := make([]app.UI, 0, len(q.Questions)+1)
+	status := T("question.answered")
+	if q.State == state.QuestionExpired {
+		status = T("question.expired")
+	}
+	rows = append(rows, app.Div().Class("question-head").Body(
+		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
+		app.Span().Class("question-status").Text(status),
+	))
+	for _, qu := range q.Questions {
+		answer, ok := q.Answers[qu.Question]
+		if !ok {
+			answer = T("question.no_answer")
+		}
+		rows = append(rows, app.Div().Class("qa").Body(
+			app.Div().Class("qa-question").Text(qu.Question),
+			app.Div().Class("qa-answer").Text(answer),
+		))
+	}
+	return app.Div().Class("question-resolved").Body(rows...)
+}
+
+func contains(list []int, x int) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func remove(list []int, x int) []int {
+	out := list[:0]
+	for _, v := range list {
+		if v != x {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// focusByID moves keyboard focus to the element with that id, if any.
+func focusByID(id string) {
+	if !app.IsClient {
+		return
+	}
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !(js && wasm)
+
+package components
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// startReplay needs a browser.
+func startReplay(ctx app.Context, r *Root) {}

@@ -1,0 +1,150 @@
+package components
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+)
+
+// ToolView is a tool call: a status dot and its label; a click shows its
+// Request (the input as indented JSON) and its Response. A web_search with
+// sources shows as the inline search block instead.
+type ToolView struct {
+	app.Compo
+	Item *state.Item
+	Rev  uint64
+	d    Disclosure
+}
+
+func (v *ToolView) Render() app.UI {
+	v.d.sync(v.Item, false)
+	t := v.Item.Tool
+	root := app.Div().Class("item tool status-"+string(t.Status)).
+		DataSet("kind", "tool").DataSet("tool-id", t.ID).DataSet("status", string(t.Status))
+	if search, ok := state.SearchResultsOf(t, settings.FaviconService); ok {
+		return root.Body(v.search(search))
+	}
+	id := domID("tool", v.Item)
+	label := t.Label
+	if label == "" {
+		label = t.Name
+	}
+	return root.Body(
+		app.Button().Class("tool-row").Aria("expanded", v.d.open).Aria("controls", id).
+			OnClick(func(ctx app.Context, e app.Event) { v.d.open = !v.d.open }).Body(
+			statusDot(t.Status),
+			app.Span().Class("tool-label").Text(label),
+			app.Span().Class("sr-only").Text(", "+T("status."+string(t.Status))),
+		),
+		app.If(v.d.open, func() app.UI { return v.details(id) }),
+	)
+}
+
+func statusDot(s state.ToolStatus) app.UI {
+	return app.Span().Class("dot dot-"+string(s)).Aria("hidden", true)
+}
+
+func (v *ToolView) details(id string) app.UI {
+	t := v.Item.Tool
+	var response app.UI
+	if t.Result != nil {
+		cls := "tool-response"
+		if t.Status == state.ToolError {
+			cls += " is-error"
+		}
+		response = app.Div().Class("tool-section").Body(
+			app.Div().Class("tool-section-title").Text(T("tool.response")),
+			app.Pre().Class(cls).Text(*t.Result),
+		)
+	}
+	return app.Div().ID(id).Class("tool-details").Body(
+		app.Div().Class("tool-section").Body(
+			app.Div().Class("tool-section-title").Text(T("tool.request")),
+			app.Pre().Class("tool-request").Text(state.IndentJSON(t.Input)),
+		),
+		response,
+		artifactView(t.Artifact),
+	)
+}
+
+// search draws the inline "🔍 Web search [N results]" block.
+func (v *ToolView) search(g state.SourceGroup) app.UI {
+	id := domID("search", v.Item)
+	t := v.Item.Tool
+	return app.Div().Class("web-search").Body(
+		app.Button().Class("tool-row").DataSet("testid", "web-search").Aria("expanded", v.d.open).Aria("controls", id).
+			OnClick(func(ctx app.Context, e app.Event) { v.d.open = !v.d.open }).Body(
+			statusDot(t.Status),
+			app.Span().Class("tool-label").Text(T("search.title")),
+			app.Span().Class("search-count").Text("["+T("search.results", len(g.Sources))+"]"),
+		),
+		app.If(v.d.open, func() app.UI {
+			return app.Div().ID(id).Class("search-results").Body(
+				app.If(g.Query != "", func() app.UI { return app.Div().Class("search-query").Text(g.Query) }),
+				sourceList(g.Sources),
+			)
+		}),
+	)
+}
+
+// sourceList lists sources; only http and https URLs become links or images.
+func sourceList(sources []state.Source) app.UI {
+	items := make([]app.UI, 0, len(sources))
+	for _, s := range sources {
+		title := s.Title
+		if title == "" {
+			title = s.URL
+		}
+		var icon app.UI = app.Span().Class("favicon favicon-none").Aria("hidden", true)
+		if state.IsWebURL(s.Favicon) {
+			icon = app.Img().Class("favicon").Src(s.Favicon).Alt("").Width(16).Height(16).
+				Attr("loading", "lazy").Attr("referrerpolicy", "no-referrer")
+		}
+		var link app.UI = app.Span().Class("source-title").Text(title)
+		if state.IsWebURL(s.URL) {
+			link = app.A().Class("source-title").Href(s.URL).Target("_blank").Rel("noopener noreferrer").Text(title)
+		}
+		items = append(items, app.Li().Class("source").Body(
+			icon,
+			app.Div().Class("source-text").Body(
+				link,
+				app.Span().Class("source-domain").Text(s.Domain),
+				app.If(s.Snippet != "", func() app.UI { return app.P().Class("source-snippet").Text(s.Snippet) }),
+			),
+		))
+	}
+	return app.Ul().Class("sources").Body(items...)
+}
+
+// artifactView draws a tool's artifact: a chart, or formatted JSON.
+func artifactView(raw json.RawMessage) app.UI {
+	if len(raw) == 0 {
+		return nil
+	}
+	var chart struct {
+		Type string `json:"type"`
+		Data struct {
+			Labels []string  `json:"labels"`
+			Values []float64 `json:"values"`
+		} `json:"data"`
+		Title string `json:"title"`
+	}
+	if json.Unmarshal(raw, &chart) == nil && chart.Type == "chart" && len(chart.Data.Values) > 0 {
+		return app.Div().Class("tool-section").Body(
+			app.Div().Class("tool-section-title").Text(T("chart.title")),
+			Chart(chart.Title, chart.Data.Labels, chart.Data.Values),
+		)
+	}
+	return app.Div().Class("tool-section").Body(
+		app.Div().Class("tool-section-title").Text(T("artifact.title")),
+		app.Pre().Class("tool-artifact").Text(state.IndentJSON(raw)),
+	)
+}
+
+// formatNumber prints a value without needless decimals.
+func formatNumber(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

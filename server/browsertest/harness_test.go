@@ -1,0 +1,181 @@
+//go:build browser
+
+// Package browsertest drives the real app in headless Chromium against the
+// real server handler. Run with `make browser` (it builds app.wasm first).
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"stepwise/server/demo"
+	"stepwise/server/site"
+)
+
+var (
+	serverURL string
+	allocCtx  context.Context
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	scenarios, err := demo.LoadScenarios("")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	serverURL = srv.URL
+
+	exec := os.Getenv("CHROMIUM")
+	if exec == "" {
+		exec = "/usr/bin/chromium"
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exec),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1100, 900),
+	)
+	var cancel context.CancelFunc
+	allocCtx, cancel = chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	return m.Run()
+}
+
+// page is one browser tab with its console log.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu   sync.Mutex
+	logs []string
+}
+
+// newPage opens a tab; it closes when the test ends, printing the console
+// when the test failed.
+func newPage(t *testing.T) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	p := &page{t: t, ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range e.Args {
+				parts = append(parts, strings.Trim(string(a.Value), `"`))
+			}
+			p.log(string(e.Type) + ": " + strings.Join(parts, " "))
+		case *runtime.EventExceptionThrown:
+			msg := e.ExceptionDetails.Text
+			if e.ExceptionDetails.Exception != nil {
+				msg += " " + e.ExceptionDetails.Exception.Description
+			}
+			p.log("exception: " + msg)
+		}
+	})
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			p.mu.Lock()
+			for _, l := range p.logs {
+				t.Log("console:", l)
+			}
+			p.mu.Unlock()
+		}
+		cancelTimeout()
+		cancel()
+	})
+	return p
+}
+
+func (p *page) log(s string) {
+	p.mu.Lock()
+	p.logs = append(p.logs, s)
+	p.mu.Unlock()
+}
+
+// do runs chromedp actions, failing the test on error.
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval evaluates JS and returns its result decoded as T.
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.t.Fatalf("eval %s: %v", js, err)
+	}
+	return v
+}
+
+// waitJS polls a JS condition until it is true or the timeout passes.
+func (p *page) waitJS(cond string, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText.slice(0, 800) : ""`))
+			p.t.Fatalf("timed out waiting for %s; page text: %s", cond, text)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// screenshot saves the page as testdata/screens/NAME.png.
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	writeShot(p.t, name, buf)
+}
+
+// open loads a path of the app and waits until the wasm app has rendered.
+func (p *page) open(path string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(serverURL + path))
+	// The prerendered page has the composer too: wait for the wasm app,
+	// which sets the page language from the URL.
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 30*time.Second)
+}
+
+// replay opens a scenario in replay mode and waits for window.__result.
+func (p *page) replay(scenario, rate, lang string) {
+	p.t.Helper()
+	p.open("/?replay=/scenarios/" + scenario + ".jsonl&rate=" + rate + "&lang=" + lang)
+	p.waitJS(`window.__result`, 60*time.Second)
+}
