@@ -15,11 +15,11 @@ func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 // three ticks, each bar labelled, and a hover title with its exact value.
 func Chart(title string, labels []string, values []float64) app.UI {
 	const (
-		w, h             = 480.0, 220.0
-		left, right      = 48.0, 12.0
-		top, bottom      = 16.0, 36.0
-		plotW, plotH     = w - left - right, h - top - bottom
-		barGapFraction   = 0.3
+		w, h           = 480.0, 220.0
+		left, right    = 48.0, 12.0
+		top, bottom    = 16.0, 36.0
+		plotW, plotH   = w - left - right, h - top - bottom
+		barGapFraction = 0.3
 	)
 	lo, hi := 0.0, 0.0
 	for _, v := range values {
