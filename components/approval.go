@@ -108,14 +108,13 @@ func (v *ApprovalView) action(i int) app.UI {
 	act := a.Actions[i]
 	buttons := make([]app.UI, 0, len(act.Allowed))
 	for j, d := range act.Allowed {
-		d := d
 		cls := "decision decision-" + d
 		if d == "approve" {
 			cls += " primary"
 		}
 		buttons = append(buttons, app.Button().ID(domID("ap", v.Item)+"-"+itoa(i)+"-"+itoa(j)).Class(cls).
 			DataSet("decision", d).Aria("pressed", v.chosen[i] == d).Disabled(v.sending).
-			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }).Text(T("approval."+d)))
+			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }, app.EventScope(v.Item.Key, i, d)).Text(T("approval."+d)))
 	}
 	var field app.UI
 	switch v.chosen[i] {
@@ -123,7 +122,10 @@ func (v *ApprovalView) action(i int) app.UI {
 		field = app.Label().Class("field").Body(
 			app.Span().Text(T("approval.args")),
 			app.Textarea().Class("json-editor").Attr("spellcheck", "false").Rows(6).Disabled(v.sending).Text(v.edit[i]).
-				OnInput(func(ctx app.Context, e app.Event) { v.edit[i] = e.Get("target").Get("value").String() }),
+				OnInput(func(ctx app.Context, e app.Event) {
+					v.edit[i] = e.Get("target").Get("value").String()
+					ctx.PreventUpdate()
+				}, app.EventScope(v.Item.Key, i, "edit")),
 		)
 	case "reject", "respond":
 		key := "approval.reason"
@@ -133,7 +135,10 @@ func (v *ApprovalView) action(i int) app.UI {
 		field = app.Label().Class("field").Body(
 			app.Span().Text(T(key)),
 			app.Input().Type("text").Value(v.message[i]).Disabled(v.sending).
-				OnInput(func(ctx app.Context, e app.Event) { v.message[i] = e.Get("target").Get("value").String() }),
+				OnInput(func(ctx app.Context, e app.Event) {
+					v.message[i] = e.Get("target").Get("value").String()
+					ctx.PreventUpdate()
+				}, app.EventScope(v.Item.Key, i, "message")),
 		)
 	}
 	return app.Div().Class("approval-action").Body(

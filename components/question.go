@@ -98,9 +98,13 @@ func (v *QuestionView) Render() app.UI {
 	return root.Body(blocks...)
 }
 
+// question draws question qi. Handlers read their indexes from the scope
+// they are registered with: go-app keeps a handler whose code and scope are
+// unchanged, so nothing per-render may hide in a closure.
 func (v *QuestionView) question(qi int) app.UI {
 	qu := v.Item.Question.Questions[qi]
-	c := &v.choices[qi]
+	c := v.choices[qi]
+	scope := app.EventScope(v.Item.Key, qi)
 	legend := app.Legend().Body(
 		app.If(qu.Header != "", func() app.UI { return app.Span().Class("chip").Text(qu.Header) }),
 		app.Span().Class("question-text").Text(qu.Question),
@@ -110,8 +114,8 @@ func (v *QuestionView) question(qi int) app.UI {
 			legend,
 			app.P().Class("skipped-note").Text(T("question.skipped")),
 			app.Button().Class("link").Disabled(v.sent).OnClick(func(ctx app.Context, e app.Event) {
-				c.Skipped = false
-			}).Text(T("question.unskip")),
+				v.choices[qi].Skipped = false
+			}, scope).Text(T("question.unskip")),
 		)
 	}
 	inputType := "radio"
@@ -119,34 +123,40 @@ func (v *QuestionView) question(qi int) app.UI {
 		inputType = "checkbox"
 	}
 	name := domID("q", v.Item) + "-" + itoa(qi)
-	opts := make([]app.UI, 0, len(qu.Options))
+	opts := make([]app.UI, 0, len(qu.Options)+1)
 	for oi, o := range qu.Options {
-		oi, o := oi, o
 		selected := contains(c.Selected, oi)
 		label := o.Label
 		if o.Input && label == "" {
 			label = T("question.other")
 		}
-		opt := app.Label().Class("option").For(v.inputID(qi, oi)).Body(
+		opts = append(opts, app.Label().Class("option").For(v.inputID(qi, oi)).Body(
 			app.Input().ID(v.inputID(qi, oi)).Type(inputType).Name(name).Checked(selected).Disabled(v.sent).
-				OnChange(func(ctx app.Context, e app.Event) { v.choose(qi, oi, e.Get("target").Get("checked").Bool()) }),
+				OnChange(func(ctx app.Context, e app.Event) {
+					v.choose(qi, oi, e.Get("target").Get("checked").Bool())
+				}, app.EventScope(v.Item.Key, qi, oi)),
 			app.Span().Class("option-text").Body(
 				app.Span().Class("option-label").Text(label),
 				app.If(o.Description != "", func() app.UI { return app.Span().Class("option-desc").Text(o.Description) }),
 			),
-		)
-		opts = append(opts, opt)
+		))
 		if o.Input && selected {
 			opts = append(opts, app.Input().Type("text").Class("free-text").
 				Aria("label", label).Placeholder(T("question.other_input")).Value(c.FreeText).Disabled(v.sent).
-				OnInput(func(ctx app.Context, e app.Event) { c.FreeText = e.Get("target").Get("value").String() }))
+				OnInput(func(ctx app.Context, e app.Event) {
+					v.choices[qi].FreeText = e.Get("target").Get("value").String()
+					ctx.PreventUpdate()
+				}, scope))
 		}
 	}
 	return app.FieldSet().Class("question-block").Body(
 		legend,
 		app.Div().Class("options").Body(opts...),
 		app.Button().Class("link skip").DataSet("testid", "question-skip").Disabled(v.sent).
-			OnClick(func(ctx app.Context, e app.Event) { c.Skipped = true; v.errMsg = "" }).Text(T("question.skip")),
+			OnClick(func(ctx app.Context, e app.Event) {
+				v.choices[qi].Skipped = true
+				v.errMsg = ""
+			}, scope).Text(T("question.skip")),
 	)
 }
 

@@ -6,7 +6,9 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -41,7 +44,12 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	srv := httptest.NewServer(handler)
+	// Test fixtures are served beside the app, as a backend's captured
+	// streams would be.
+	mux := http.NewServeMux()
+	mux.Handle("/fixtures/", http.StripPrefix("/fixtures/", http.FileServer(http.Dir("testdata"))))
+	mux.Handle("/", handler)
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	serverURL = srv.URL
 
@@ -69,8 +77,9 @@ type page struct {
 	t   *testing.T
 	ctx context.Context
 
-	mu   sync.Mutex
-	logs []string
+	mu      sync.Mutex
+	logs    []string
+	dialogs []string // JavaScript dialogs the page opened (there must be none)
 }
 
 // newPage opens a tab; it closes when the test ends, printing the console
@@ -80,6 +89,13 @@ func newPage(t *testing.T) *page {
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
 	p := &page{t: t, ctx: ctx}
+	t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if len(p.dialogs) > 0 {
+			t.Errorf("the page opened dialogs: %q", p.dialogs)
+		}
+	})
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
@@ -88,6 +104,11 @@ func newPage(t *testing.T) *page {
 				parts = append(parts, strings.Trim(string(a.Value), `"`))
 			}
 			p.log(string(e.Type) + ": " + strings.Join(parts, " "))
+		case *cdppage.EventJavascriptDialogOpening:
+			p.mu.Lock()
+			p.dialogs = append(p.dialogs, e.Message)
+			p.mu.Unlock()
+			go chromedp.Call(ctx, cdppage.HandleJavaScriptDialog, cdppage.HandleJavaScriptDialogParams{Accept: false})
 		case *runtime.EventExceptionThrown:
 			msg := e.ExceptionDetails.Text
 			if e.ExceptionDetails.Exception != nil {
@@ -173,9 +194,38 @@ func (p *page) open(path string) {
 	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 30*time.Second)
 }
 
+// addInitScript runs js in every document the tab loads, before its own
+// scripts.
+func (p *page) addInitScript(js string) {
+	p.t.Helper()
+	if _, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: js}); err != nil {
+		p.t.Fatalf("init script: %v", err)
+	}
+}
+
+// frames returns the client frames the page sent (replay mode records them).
+func (p *page) frames() []map[string]any {
+	p.t.Helper()
+	raw := eval[[]string](p, `window.__stepwiseFrames || []`)
+	out := make([]map[string]any, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal([]byte(r), &out[i]); err != nil {
+			p.t.Fatalf("frame %q: %v", r, err)
+		}
+	}
+	return out
+}
+
 // replay opens a scenario in replay mode and waits for window.__result.
 func (p *page) replay(scenario, rate, lang string) {
 	p.t.Helper()
-	p.open("/?replay=/scenarios/" + scenario + ".jsonl&rate=" + rate + "&lang=" + lang)
+	p.replayURL("/scenarios/"+scenario+".jsonl", rate, lang)
 	p.waitJS(`window.__result`, 60*time.Second)
+}
+
+// replayURL opens the app replaying the stream at url, without waiting for
+// its end.
+func (p *page) replayURL(url, rate, lang string) {
+	p.t.Helper()
+	p.open("/?replay=" + url + "&rate=" + rate + "&lang=" + lang)
 }
