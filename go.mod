@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1
+	github.com/coder/websocket v1.8.15
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/stretchr/testify v1.12.1
 	github.com/yuin/goldmark v1.8.7

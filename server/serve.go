@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -24,6 +26,7 @@ func serve(args []string) int {
 	webDir := fs.String("web", "web", "`directory` of app.wasm and the static assets")
 	frameAncestors := fs.String("frame-ancestors", "", "space-separated `origins` allowed to embed the app (CSP frame-ancestors); '*' allows any")
 	scenarioDir := fs.String("scenarios", "", "`directory` of extra scenario files (*.jsonl) for the demo agent")
+	backend := fs.String("backend", "", "forward /api/ (history, WebSocket, SSE, commands) to this backend `URL` instead of the demo agent")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -32,10 +35,21 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 1
 	}
+	var api http.Handler = &demo.Handler{Agent: demo.NewAgent(scenarios)}
+	if *backend != "" {
+		target, err := url.Parse(*backend)
+		if err != nil || target.Scheme == "" || target.Host == "" {
+			fmt.Fprintf(os.Stderr, "stepwise: -backend %q is not an absolute URL\n", *backend)
+			return 2
+		}
+		// ReverseProxy forwards WebSocket upgrades too.
+		api = httputil.NewSingleHostReverseProxy(target)
+	}
 	handler, err := site.New(site.Config{
 		WebDir:         *webDir,
 		FrameAncestors: strings.Fields(*frameAncestors),
 		Scenarios:      scenarios,
+		API:            api,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)

@@ -23,6 +23,8 @@ type Config struct {
 	// ConnectSrc lists extra origins the app may connect to (a backend on
 	// another origin).
 	ConnectSrc []string
+	// API serves /api/: the demo agent, or a proxy to a real backend.
+	API http.Handler
 	// Scenarios are served as event streams at /scenarios/NAME.jsonl, for
 	// the replay page mode.
 	Scenarios demo.Scenarios
@@ -69,6 +71,9 @@ func New(cfg Config) (http.Handler, error) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Write(sc.EventsJSONL())
 	})
+	if cfg.API != nil {
+		mux.Handle("/api/", cfg.API)
+	}
 	mux.Handle("/", h)
 	return securityHeaders(cfg, mux), nil
 }

@@ -1,0 +1,246 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"stepwise/state"
+)
+
+// MaxFrameBytes bounds a client frame (WebSocket message or command body).
+const MaxFrameBytes = 64 << 10
+
+// keepAlive is how often an idle stream carries a ping.
+const keepAlive = 20 * time.Second
+
+// Handler serves PROTOCOL.md's endpoints for the demo agent under /api/.
+type Handler struct {
+	Agent *Agent
+	// OriginPatterns are the other origins allowed to open the WebSocket
+	// (the page's own origin always is).
+	OriginPatterns []string
+	// DropRate, when above zero, closes a stream at random after an event
+	// with this probability: the fault test of issue 4 uses it.
+	DropRate float64
+}
+
+// ServeHTTP routes /api/sessions/{id}/{history|ws|events|commands}.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/api/sessions/")
+	id, endpoint, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 || !validSessionID(id) {
+		apiError(w, http.StatusNotFound, "no such endpoint")
+		return
+	}
+	s := h.Agent.Session(id)
+	switch {
+	case endpoint == "history" && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(s.History())
+	case endpoint == "ws" && r.Method == http.MethodGet:
+		h.serveWS(w, r, s)
+	case endpoint == "events" && r.Method == http.MethodGet:
+		h.serveSSE(w, r, s)
+	case endpoint == "commands" && r.Method == http.MethodPost:
+		h.serveCommand(w, r, s)
+	default:
+		apiError(w, http.StatusNotFound, "no such endpoint")
+	}
+}
+
+func validSessionID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+func apiError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"message": msg}})
+}
+
+// errorEvent is a stream error for the client: shown, never logged.
+func errorEvent(kind, msg string) []byte {
+	b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": kind, "message": msg}})
+	return b
+}
+
+func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, s *Session) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFrameBytes))
+	if err != nil {
+		apiError(w, http.StatusRequestEntityTooLarge, "the command is larger than 64 KiB")
+		return
+	}
+	f, err := state.DecodeClientFrame(body)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "the command is not valid JSON: "+err.Error())
+		return
+	}
+	if err := h.Agent.Handle(s, f); err != nil {
+		code := http.StatusBadRequest
+		if errors.Is(err, ErrBusy) {
+			code = http.StatusConflict
+		}
+		apiError(w, code, err.Error())
+		return
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// serveWS speaks the WebSocket transport: the client subscribes with the
+// last id it applied, gets every event after it, then the live ones; its
+// other frames are commands.
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.OriginPatterns})
+	if err != nil {
+		return // Accept wrote the error (a bad origin is refused here)
+	}
+	c.SetReadLimit(MaxFrameBytes)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	subscribed := false
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
+				return // the library closed with 1009: the client reports it
+			}
+			c.CloseNow()
+			return
+		}
+		f, err := state.DecodeClientFrame(data)
+		if err != nil {
+			c.Write(ctx, websocket.MessageText, errorEvent("invalid_request", "A frame was not valid JSON and was ignored."))
+			continue
+		}
+		if f.Type == "subscribe" {
+			if subscribed {
+				continue
+			}
+			subscribed = true
+			after, _ := state.ParseEventID(f.LastEventID)
+			go h.stream(ctx, cancel, c, s, after)
+			continue
+		}
+		if err := h.Agent.Handle(s, f); err != nil {
+			c.Write(ctx, websocket.MessageText, errorEvent("invalid_request", err.Error()))
+		}
+	}
+}
+
+// stream writes the backlog, then live events and keep-alive pings.
+func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *websocket.Conn, s *Session, after state.EventID) {
+	defer cancel()
+	backlog, live, unsubscribe := s.Subscribe(after)
+	defer unsubscribe()
+	send := func(ev []byte) bool {
+		wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+		defer wcancel()
+		if c.Write(wctx, websocket.MessageText, ev) != nil {
+			return false
+		}
+		if h.DropRate > 0 && rand.Float64() < h.DropRate {
+			c.CloseNow() // a fault on purpose: the client must resume
+			return false
+		}
+		return true
+	}
+	for _, ev := range backlog {
+		if !send(ev) {
+			return
+		}
+	}
+	ping := time.NewTicker(keepAlive)
+	defer ping.Stop()
+	for {
+		select {
+		case ev, ok := <-live:
+			if !ok {
+				c.Close(websocket.StatusTryAgainLater, "fell behind; resume")
+				return
+			}
+			if !send(ev) {
+				return
+			}
+		case <-ping.C:
+			if !send([]byte(`{"type":"ping"}`)) {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// serveSSE is the Server-Sent Events transport: id: carries the event id,
+// and a reconnecting EventSource resumes with Last-Event-ID.
+func (h *Handler) serveSSE(w http.ResponseWriter, r *http.Request, s *Session) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		apiError(w, http.StatusInternalServerError, "streaming unsupported")
+		return
+	}
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("last_event_id")
+	}
+	after := state.MakeEventID(last)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	backlog, live, unsubscribe := s.Subscribe(after)
+	defer unsubscribe()
+	write := func(ev []byte) bool {
+		var id struct {
+			EventID string `json:"event_id"`
+		}
+		json.Unmarshal(ev, &id)
+		if id.EventID != "" {
+			fmt.Fprintf(w, "id: %s\n", id.EventID)
+		}
+		_, err := fmt.Fprintf(w, "data: %s\n\n", ev)
+		flusher.Flush()
+		return err == nil
+	}
+	fmt.Fprint(w, "retry: 1000\n\n")
+	for _, ev := range backlog {
+		if !write(ev) {
+			return
+		}
+	}
+	ping := time.NewTicker(keepAlive)
+	defer ping.Stop()
+	for {
+		select {
+		case ev, ok := <-live:
+			if !ok {
+				return
+			}
+			if !write(ev) {
+				return
+			}
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+			flusher.Flush()
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
