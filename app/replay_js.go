@@ -3,7 +3,6 @@
 package app
 
 import (
-	"fmt"
 	"syscall/js"
 )
 
@@ -39,37 +38,9 @@ func (r *Replayer) Start() {
 	}()
 }
 
-// fetchLines GETs url with the browser's fetch: net/http would double the
-// size of app.wasm. It blocks, so it must not run inside a JS callback.
 func fetchLines(url string) ([][]byte, error) {
-	type result struct {
-		body []byte
-		err  error
-	}
-	done := make(chan result, 1)
-	var onText, onResp, onErr js.Func
-	release := func() { onText.Release(); onResp.Release(); onErr.Release() }
-	onErr = js.FuncOf(func(this js.Value, args []js.Value) any {
-		done <- result{err: fmt.Errorf("GET %s: %s", url, args[0].Call("toString").String())}
-		return nil
-	})
-	onText = js.FuncOf(func(this js.Value, args []js.Value) any {
-		done <- result{body: []byte(args[0].String())}
-		return nil
-	})
-	onResp = js.FuncOf(func(this js.Value, args []js.Value) any {
-		resp := args[0]
-		if !resp.Get("ok").Bool() {
-			done <- result{err: fmt.Errorf("GET %s: %d %s", url, resp.Get("status").Int(), resp.Get("statusText").String())}
-			return nil
-		}
-		resp.Call("text").Call("then", onText, onErr)
-		return nil
-	})
-	js.Global().Call("fetch", url).Call("then", onResp, onErr)
-	res := <-done
-	release()
-	return SplitLines(res.body), res.err
+	body, err := fetchText(url)
+	return SplitLines(body), err
 }
 
 func (r *Replayer) play(lines [][]byte) {

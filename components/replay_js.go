@@ -3,9 +3,17 @@
 package components
 
 import (
+	"context"
+	"encoding/json"
+	"syscall/js"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	client "stepwise/app"
+	"stepwise/state"
 )
 
 // startReplay plays the configured file through the real store and
@@ -22,4 +30,56 @@ func startReplay(ctx app.Context, r *Root) {
 			ctx.Dispatch(func(ctx app.Context) { r.notice = err.Error() })
 		},
 	}).Start()
+}
+
+// exposeView publishes window.stepwise.view(): the view model of REPLAY.md
+// as JSON, what `stepwise replay` would print for the same input.
+func exposeView(r *Root) {
+	view := js.FuncOf(func(this js.Value, args []js.Value) any {
+		b, err := json.Marshal(r.sess.Store.View())
+		if err != nil {
+			return nil
+		}
+		return string(b)
+	})
+	api := js.Global().Get("Object").New()
+	api.Set("view", view)
+	js.Global().Set("stepwise", api)
+}
+
+// startLive connects the session to the backend.
+func startLive(ctx app.Context, r *Root) {
+	live := &client.Live{
+		Config: r.cfg,
+		OnHistory: func(h *state.History) {
+			ctx.Dispatch(func(ctx app.Context) { r.onHistory(ctx, h) })
+		},
+		OnFrame: func(frame []byte) {
+			ctx.Dispatch(func(ctx app.Context) { r.applyFrame(ctx, frame) })
+		},
+		OnState: func(s client.ConnState) {
+			ctx.Dispatch(func(ctx app.Context) { r.onConnState(ctx, s) })
+		},
+	}
+	r.sess.Conn = live
+	live.Start(context.Background())
+}
+
+func newSessionID() string {
+	b := make([]byte, 9)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// keepSessionInURL puts the session in the address bar without a reload.
+func keepSessionInURL(id string) {
+	loc := app.Window().Get("location")
+	u, err := url.Parse(loc.Get("href").String())
+	if err != nil {
+		return
+	}
+	q := u.Query()
+	q.Set("session", id)
+	u.RawQuery = q.Encode()
+	app.Window().Get("history").Call("replaceState", nil, "", u.String())
 }

@@ -51,6 +51,7 @@ func (r *Root) OnMount(ctx app.Context) {
 	html.Get("dataset").Set("stepwise", "ready") // the wasm app runs: tests wait for it
 	SetSettings(Settings{AgentName: r.cfg.AgentName, FaviconService: r.cfg.FaviconService})
 	r.sess = client.NewSession(r.cfg, client.Recorder{})
+	exposeView(r)
 
 	ctx.Handle(ActionSendMessage, r.onSend)
 	ctx.Handle(ActionStop, r.onStop)
@@ -61,8 +62,26 @@ func (r *Root) OnMount(ctx app.Context) {
 		r.sess.Echo = true
 		r.sess.State = client.ConnOpen
 		startReplay(ctx, r)
-	} else {
-		r.sess.State = client.ConnClosed
+		return
+	}
+	if r.cfg.SessionID == "" {
+		r.cfg.SessionID = newSessionID()
+		keepSessionInURL(r.cfg.SessionID) // F5 and shared links reopen it
+	}
+	startLive(ctx, r)
+}
+
+// onHistory replaces the conversation with a loaded history.
+func (r *Root) onHistory(ctx app.Context, h *state.History) {
+	r.sess.Store.LoadHistory(h)
+	r.stickBottom = true
+	r.queueRender(ctx)
+}
+
+func (r *Root) onConnState(ctx app.Context, s client.ConnState) {
+	if r.sess.State != s {
+		r.sess.State = s
+		r.queueRender(ctx)
 	}
 }
 
@@ -227,6 +246,6 @@ func emptyState() app.UI {
 		app.Img().Src("/web/logo.svg").Alt("").Class("empty-logo").Width(56).Height(56),
 		app.H1().Text(T("empty.title")),
 		app.P().Text(T("empty.hint")),
-		app.Ul().Class("suggestions").Body(scenarioLinks()...),
+		app.Ul().Class("suggestions").Body(scenarioButtons()...),
 	)
 }

@@ -25,6 +25,7 @@ import (
 )
 
 var (
+	agent     *demo.Agent
 	serverURL string
 	allocCtx  context.Context
 )
@@ -39,7 +40,9 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios})
+	agent = demo.NewAgent(scenarios)
+	agent.Speed = 3 // fast, yet slow enough to reload mid-run
+	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: agent}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -188,7 +191,13 @@ func (p *page) screenshot(name string) {
 // open loads a path of the app and waits until the wasm app has rendered.
 func (p *page) open(path string) {
 	p.t.Helper()
-	p.do(chromedp.Navigate(serverURL + path))
+	p.openAt(serverURL, path)
+}
+
+// openAt is open on another server.
+func (p *page) openAt(base, path string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(base + path))
 	// The prerendered page has the composer too: wait for the wasm app,
 	// which sets the page language from the URL.
 	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 30*time.Second)

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -29,9 +30,14 @@ type Handler struct {
 	// (the page's own origin always is).
 	OriginPatterns []string
 	// DropRate, when above zero, closes a stream at random after an event
-	// with this probability: the fault test of issue 4 uses it.
+	// with this probability, at most MaxDrops times: the fault test uses it.
 	DropRate float64
+	MaxDrops int64
+	drops    atomic.Int64
 }
+
+// Drops returns how many connections DropRate closed.
+func (h *Handler) Drops() int64 { return h.drops.Load() }
 
 // ServeHTTP routes /api/sessions/{id}/{history|ws|events|commands}.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -156,7 +162,7 @@ func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *webs
 		if c.Write(wctx, websocket.MessageText, ev) != nil {
 			return false
 		}
-		if h.DropRate > 0 && rand.Float64() < h.DropRate {
+		if h.DropRate > 0 && rand.Float64() < h.DropRate && h.drops.Add(1) <= h.MaxDrops {
 			c.CloseNow() // a fault on purpose: the client must resume
 			return false
 		}

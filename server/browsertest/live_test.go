@@ -1,0 +1,136 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"stepwise/state"
+)
+
+// serverView is what the session's own log builds: the page must show
+// exactly this.
+func serverView(t *testing.T, session string) map[string]any {
+	t.Helper()
+	st := state.New(state.DefaultOptions())
+	for _, ev := range agent.Session(session).Events() {
+		st.ApplyJSON(ev)
+	}
+	b, _ := json.Marshal(st.View())
+	var v map[string]any
+	json.Unmarshal(b, &v)
+	return v
+}
+
+func (p *page) view() map[string]any {
+	p.t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal([]byte(eval[string](p, `window.stepwise.view()`)), &v); err != nil {
+		p.t.Fatal(err)
+	}
+	return v
+}
+
+func sameView(t *testing.T, got, want map[string]any) {
+	t.Helper()
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		t.Fatalf("page view differs from the server's:\npage:   %s\nserver: %s", g, w)
+	}
+}
+
+// send types a message and presses Enter.
+func (p *page) send(text string) {
+	p.t.Helper()
+	p.do(chromedp.SendKeys(chromedp.CSS(`[data-testid="composer"]`), text+"\r"))
+}
+
+const agentStatus = `document.querySelector('[data-testid="conversation"]').dataset.agentStatus`
+
+func TestLiveTurnAndReloadMidGroup(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=live-reload&lang=en")
+	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.send("thị trường hôm nay")
+	// Mid-run: a running group with at least two tools.
+	p.waitJS(`document.querySelector('[data-kind="group"][data-state="running"]') && document.querySelectorAll('[data-kind="group"] [data-kind="tool"]').length >= 2`, 15*time.Second)
+	p.do(chromedp.Reload())
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	// The running group is there again and goes on.
+	p.waitJS(`document.querySelector('[data-kind="group"]')`, 10*time.Second)
+	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	sameView(t, p.view(), serverView(t, "live-reload"))
+	kinds := eval[[]string](p, `[...document.querySelectorAll('[data-testid="conversation"] .chunk > *')].map(e => (e.dataset.kind || e.querySelector('[data-kind]').dataset.kind))`)
+	want := []string{"user", "text", "group", "text"}
+	if len(kinds) != len(want) {
+		t.Fatalf("top-level items %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Fatalf("top-level items %v, want %v", kinds, want)
+		}
+	}
+	if u := eval[int](p, `document.querySelectorAll('[data-kind="user"]').length`); u != 1 {
+		t.Fatalf("%d user messages after the reload", u)
+	}
+}
+
+func TestLiveStop(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=live-stop&lang=en")
+	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.send("/timeline")
+	p.waitJS(`document.querySelector('[data-testid="stop"]') && document.querySelector('[data-kind="group"] [data-kind="tool"]')`, 15*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="stop"]`)))
+	p.waitJS(agentStatus+` === "stopped" && document.querySelector('[data-kind="stopped"]')`, 10*time.Second)
+	if eval[int](p, `document.querySelectorAll('[data-testid="stop"]').length`) != 0 {
+		t.Error("the stop button stays after the agent stopped")
+	}
+	sameView(t, p.view(), serverView(t, "live-stop"))
+	v := p.view()
+	for _, it := range v["items"].([]any) {
+		if g, ok := it.(map[string]any); ok && g["kind"] == "group" {
+			for _, st := range g["steps"].([]any) {
+				if s := st.(map[string]any)["status"]; s == "active" {
+					t.Errorf("a tool is still active after stop")
+				}
+			}
+		}
+	}
+}
+
+func TestQuestionAndApprovalAcrossReload(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=live-qa&lang=en")
+	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.send("/question")
+	p.waitJS(`document.querySelector('[data-kind="question"][data-state="pending"]')`, 15*time.Second)
+	p.do(chromedp.Reload())
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.waitJS(`document.querySelector('[data-kind="question"][data-state="pending"]')`, 10*time.Second)
+	if n := eval[int](p, `document.querySelectorAll('[data-kind="question"]').length`); n != 1 {
+		t.Fatalf("%d questions after the reload", n)
+	}
+	for _, fs := range []string{"1", "2", "3"} {
+		p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] fieldset:nth-of-type(` + fs + `) [data-testid="question-skip"]`)))
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
+	p.waitJS(`document.querySelector('[data-kind="question"][data-state="answered"]')`, 10*time.Second)
+	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	sameView(t, p.view(), serverView(t, "live-qa"))
+
+	p.send("/approval")
+	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="pending"]')`, 15*time.Second)
+	p.do(chromedp.Reload())
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="pending"] button[data-decision="approve"]')`, 10*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="approve"]`)))
+	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="approved"]')`, 10*time.Second)
+	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	sameView(t, p.view(), serverView(t, "live-qa"))
+}
