@@ -4,11 +4,11 @@ package components
 
 import (
 	"context"
-	"encoding/json"
-	"syscall/js"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"net/url"
+	"syscall/js"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
