@@ -24,8 +24,6 @@ type Root struct {
 	sourcesOpen  bool
 	sourcesWidth int
 	notice       string
-	stickBottom  bool
-	scrollQueued bool
 }
 
 // OnInit prepares an empty session so the server's prerender and the
@@ -34,7 +32,6 @@ func (r *Root) OnInit() {
 	r.cfg = client.DefaultConfig()
 	r.sess = client.NewSession(r.cfg, client.Recorder{})
 	r.sourcesWidth = 380
-	r.stickBottom = true
 }
 
 // OnMount reads the configuration from the URL and starts the source of
@@ -74,8 +71,8 @@ func (r *Root) OnMount(ctx app.Context) {
 // onHistory replaces the conversation with a loaded history.
 func (r *Root) onHistory(ctx app.Context, h *state.History) {
 	r.sess.Store.LoadHistory(h)
-	r.stickBottom = true
 	r.queueRender(ctx)
+	r.scrollToEnd(ctx)
 }
 
 func (r *Root) onConnState(ctx app.Context, s client.ConnState) {
@@ -97,32 +94,20 @@ func (r *Root) queueRender(ctx app.Context) {
 		return
 	}
 	r.renderQueued = true
-	ctx.Dispatch(func(ctx app.Context) {
-		r.renderQueued = false
-		r.queueScroll(ctx)
-	})
+	ctx.Dispatch(func(ctx app.Context) { r.renderQueued = false })
 }
 
-// queueScroll keeps the newest content in view while the reader is at the
-// bottom; a reader who scrolled up is left where they are.
-func (r *Root) queueScroll(ctx app.Context) {
-	if !r.stickBottom || r.scrollQueued {
-		return
-	}
-	r.scrollQueued = true
+// scrollToEnd brings the newest content into view once (after a send or a
+// history load). Following new content while the reader is at the bottom
+// needs no script: the conversation anchors its scroll on the
+// .scroll-anchor after the last item (CSS overflow-anchor), which costs no
+// layout per frame and leaves a reader who scrolled up where they are.
+func (r *Root) scrollToEnd(ctx app.Context) {
 	ctx.Defer(func(ctx app.Context) {
-		r.scrollQueued = false
 		if el := app.Window().GetElementByID("conversation"); el.Truthy() {
 			el.Set("scrollTop", el.Get("scrollHeight"))
 		}
 	})
-}
-
-func (r *Root) onScroll(ctx app.Context, e app.Event) {
-	el := ctx.JSSrc()
-	gap := el.Get("scrollHeight").Float() - el.Get("scrollTop").Float() - el.Get("clientHeight").Float()
-	r.stickBottom = gap < 48
-	ctx.PreventUpdate()
 }
 
 func (r *Root) report(err error) {
@@ -141,8 +126,7 @@ func (r *Root) onSend(ctx app.Context, a app.Action) {
 	}
 	r.report(err)
 	if err == nil {
-		r.stickBottom = true
-		r.queueScroll(ctx)
+		r.scrollToEnd(ctx)
 	}
 }
 
@@ -174,7 +158,7 @@ func (r *Root) Render() app.UI {
 				app.Section().ID("conversation").Class("conversation").
 					Attr("role", "log").Aria("live", "polite").Aria("label", T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(status)).
-					OnScroll(r.onScroll).Body(r.conversation(store)...),
+					Body(r.conversation(store)...),
 				&Composer{Running: status == state.StatusRunning},
 			),
 			app.If(r.sourcesOpen, func() app.UI {
@@ -221,7 +205,7 @@ func (r *Root) conversation(store *state.Store) []app.UI {
 		}
 		chunks = append(chunks, &ChunkView{Items: part, Rev: rev, Len: len(part)})
 	}
-	return chunks
+	return append(chunks, app.Div().Class("scroll-anchor").Aria("hidden", true))
 }
 
 // ChunkView renders a run of top-level items; it re-renders only when one
