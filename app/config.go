@@ -23,6 +23,9 @@ type Config struct {
 	// Rate is the replay's pace: events per second, 0 for as fast as
 	// possible ("max").
 	Rate float64
+	// Warm is how many of the file's first events are applied at once,
+	// before the timed run (to measure streaming onto a long conversation).
+	Warm int
 
 	FaviconService string // "" turns favicon fallbacks off
 
@@ -62,6 +65,9 @@ func ConfigFromURL(u *url.URL) Config {
 		if n, err := strconv.ParseFloat(r, 64); err == nil && n > 0 {
 			c.Rate = n
 		}
+	}
+	if w, err := strconv.Atoi(q.Get("warm")); err == nil && w > 0 {
+		c.Warm = w
 	}
 	if q.Get("favicons") == "off" {
 		c.FaviconService = ""

@@ -4,6 +4,7 @@ package app
 
 import (
 	"math"
+	"runtime"
 	"syscall/js"
 )
 
@@ -16,6 +17,9 @@ import (
 type Replayer struct {
 	URL  string
 	Rate float64
+	// Warm events are applied in one task before the run; they are not
+	// timed nor counted in the result.
+	Warm int
 	// Apply applies one event and schedules its render.
 	Apply func(line []byte)
 	// Count returns the number of rendered items ([data-kind] elements)
@@ -34,6 +38,18 @@ func (r *Replayer) Start() {
 				r.Failed(err)
 			}
 			return
+		}
+		if r.Warm > 0 {
+			warm := min(r.Warm, len(lines))
+			for _, l := range lines[:warm] {
+				r.Apply(l)
+			}
+			lines = lines[warm:]
+			// Let the warm-up render and paint, and collect its garbage,
+			// before the timed run starts.
+			afterFrames(2)
+			runtime.GC()
+			afterFrames(1)
 		}
 		r.play(lines)
 	}()
@@ -166,6 +182,29 @@ func (r *Replayer) play(lines [][]byte) {
 	} else {
 		port.Call("postMessage", 0)
 	}
+}
+
+// afterFrames blocks until n animation frames have passed, then one task.
+func afterFrames(n int) {
+	done := make(chan struct{})
+	var raf, task js.Func
+	count := 0
+	task = js.FuncOf(func(this js.Value, args []js.Value) any {
+		close(done)
+		return nil
+	})
+	raf = js.FuncOf(func(this js.Value, args []js.Value) any {
+		if count++; count < n {
+			js.Global().Call("requestAnimationFrame", raf)
+		} else {
+			js.Global().Call("setTimeout", task, 0)
+		}
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", raf)
+	<-done
+	raf.Release()
+	task.Release()
 }
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }

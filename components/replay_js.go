@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"runtime"
 	"syscall/js"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -24,6 +25,7 @@ func startReplay(ctx app.Context, r *Root) {
 	(&client.Replayer{
 		URL:     r.cfg.Replay,
 		Rate:    r.cfg.Rate,
+		Warm:    r.cfg.Warm,
 		Apply:   func(line []byte) { r.applyFrame(ctx, line) },
 		Skipped: func() int { return r.sess.Store.SkippedCount() },
 		Failed: func(err error) {
@@ -42,8 +44,16 @@ func exposeView(r *Root) {
 		}
 		return string(b)
 	})
+	// memory reports the Go heap in bytes: in use, and obtained from the
+	// wasm linear memory.
+	memory := js.FuncOf(func(this js.Value, args []js.Value) any {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return map[string]any{"heapInUse": m.HeapInuse, "sys": m.Sys}
+	})
 	api := js.Global().Get("Object").New()
 	api.Set("view", view)
+	api.Set("memory", memory)
 	js.Global().Set("stepwise", api)
 }
 

@@ -46,6 +46,7 @@ func (r *Root) OnMount(ctx app.Context) {
 	html := app.Window().Get("document").Get("documentElement")
 	html.Set("lang", Language())
 	html.Get("dataset").Set("stepwise", "ready") // the wasm app runs: tests wait for it
+	html.Get("dataset").Set("readyAt", app.Window().Get("performance").Call("now").Float())
 	SetSettings(Settings{AgentName: r.cfg.AgentName, FaviconService: r.cfg.FaviconService})
 	r.sess = client.NewSession(r.cfg, client.Recorder{})
 	exposeView(r)
