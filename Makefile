@@ -47,7 +47,7 @@ browser: build
 # start-up times and app.wasm sizes (headless Chromium).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./state
-	STEPWISE_BENCH=1 $(GO) test -v -count=1 -tags browser -run '^TestBench$$$$' -timeout 30m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
+	STEPWISE_BENCH=1 $(GO) test -v -count=1 -tags browser -run '^TestBench$$' -timeout 30m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
 	@if [ -d $(SHARED)/bench ]; then grep -A6 '^| stream' $(SHARED)/bench/README.md | sed 's/^/reference: /'; fi
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).
