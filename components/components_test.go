@@ -1,0 +1,278 @@
+package components
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"stepwise/state"
+)
+
+// storeOf applies JSONL events to a new store.
+func storeOf(t *testing.T, events ...string) *state.Store {
+	t.Helper()
+	s := state.New(state.DefaultOptions())
+	for _, e := range events {
+		ch := s.ApplyJSON([]byte(e))
+		require.NotEqual(t, state.Skipped, ch.Outcome, e)
+	}
+	return s
+}
+
+// render mounts a component in go-app's test engine and returns its HTML.
+func render(t *testing.T, c app.Composer) string {
+	t.Helper()
+	e := app.NewTestEngine()
+	require.NoError(t, e.Load(c))
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}
+
+// expandedTrue matches aria-expanded="true" as go-app's HTML encoder
+// writes it (a "true" value is written bare); browsers get "true".
+func expandedTrue(html string) bool {
+	return strings.Contains(html, `aria-expanded="true"`) || strings.Contains(html, "aria-expanded ") || strings.Contains(html, "aria-expanded>")
+}
+
+func itemHTML(t *testing.T, it *state.Item) string {
+	t.Helper()
+	return render(t, &ItemView{Item: it, Rev: it.Rev})
+}
+
+const (
+	start = `{"type":"message_start","message":{"id":"m","message_type":"chat"}}`
+	gs    = `{"type":"group_start","index":0}`
+)
+
+func tool(i, id, label string) string {
+	return `{"type":"content_block_start","index":` + i + `,"content_block":{"type":"tool_use","id":"` + id + `","name":"get_price","input":{"symbol":"VNM"},"tool_content_message":"` + label + `"}}`
+}
+
+func TestRunningGroupShowsNewestThree(t *testing.T) {
+	SetLanguage("en")
+	s := storeOf(t, start, gs, tool("1", "a", "A"), tool("2", "b", "B"), tool("3", "c", "C"), tool("4", "d", "D"))
+	html := itemHTML(t, s.Items()[0])
+	assert.Contains(t, html, `data-kind="group"`)
+	assert.Contains(t, html, `data-state="running"`)
+	assert.True(t, expandedTrue(html))
+	assert.Contains(t, html, `class="spinner"`)
+	assert.Equal(t, 1, strings.Count(html, "step step-hidden"), "the oldest step is hidden")
+	assert.Equal(t, 4, strings.Count(html, `data-kind="tool"`))
+	assert.Contains(t, html, `>D</span>`, "title is the newest label")
+	assert.NotContains(t, html, `data-testid="group-done"`)
+}
+
+func TestGroupFromHistoryStartsCollapsed(t *testing.T) {
+	SetLanguage("vi")
+	h, err := state.DecodeHistory([]byte(`{"agent_status":"idle","messages":[
+		{"role":"assistant","tool_calls":[{"id":"a","name":"x"}],"display_type":"group_start","summary":"Xong"},
+		{"role":"tool","tool_call_id":"a","status":"success","content":"ok","display_type":"group_end","summary":"Xong"}]}`))
+	require.NoError(t, err)
+	s := state.New(state.DefaultOptions())
+	s.LoadHistory(h)
+	v := &GroupView{Item: s.Items()[0], Rev: s.Items()[0].Rev}
+	html := render(t, v)
+	assert.Contains(t, html, `data-state="done"`)
+	assert.Contains(t, html, `aria-expanded="false"`)
+	assert.NotContains(t, html, `data-kind="tool"`, "collapsed: no steps")
+	v.toggle(app.Context{}, app.Event{})
+	html = app.HTMLString(v.Render())
+	assert.True(t, expandedTrue(html))
+	assert.Contains(t, html, `data-testid="group-done"`)
+	assert.Contains(t, html, "✓ Hoàn thành")
+}
+
+func TestToolStatuses(t *testing.T) {
+	SetLanguage("en")
+	s := storeOf(t, start, tool("0", "a", "Find VNM"), tool("1", "b", "B"),
+		`{"type":"content_block_start","index":2,"content_block":{"type":"tool_result","tool_use_id":"a","content":"VNM 82,000","status":"success"}}`,
+		`{"type":"content_block_start","index":3,"content_block":{"type":"tool_result","tool_use_id":"b","content":"boom","status":"error"}}`,
+		tool("4", "c", "C"), `{"type":"terminal_user_stopped"}`)
+	want := map[string]string{"a": "done", "b": "error", "c": "interrupted"}
+	for _, it := range s.Items()[:3] {
+		html := itemHTML(t, it)
+		assert.Contains(t, html, `data-tool-id="`+it.Tool.ID+`"`)
+		assert.Contains(t, html, `data-status="`+want[it.Tool.ID]+`"`)
+		assert.Contains(t, html, `class="dot dot-`+want[it.Tool.ID]+`"`)
+		assert.Contains(t, html, `aria-expanded="false"`)
+	}
+	v := &ToolView{Item: s.Items()[1], Rev: s.Items()[1].Rev}
+	render(t, v)
+	v.d.open = true
+	html := app.HTMLString(v.Render())
+	assert.Contains(t, html, "Request")
+	assert.Contains(t, html, `tool-response is-error`)
+	assert.Contains(t, html, "&#34;symbol&#34;: &#34;VNM&#34;", "request as indented JSON")
+}
+
+func TestWebSearchAndChart(t *testing.T) {
+	SetLanguage("en")
+	s := storeOf(t, start,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_result","tool_use_id":"w","name":"web_search","status":"success","artifact":{"query":"q","sources":[{"url":"https://a.example/1","title":"One"},{"url":"javascript:alert(1)","title":"Bad"}]}}}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_result","tool_use_id":"c","name":"build_chart","status":"success","artifact":{"type":"chart","data":{"labels":["A","B"],"values":[1.5,-2]}}}}`)
+	v := &ToolView{Item: s.Items()[0], Rev: s.Items()[0].Rev}
+	html := render(t, v)
+	assert.Contains(t, html, `data-testid="web-search"`)
+	assert.Contains(t, html, "[2 results]")
+	v.d.open = true
+	html = app.HTMLString(v.Render())
+	assert.Contains(t, html, `href="https://a.example/1"`)
+	assert.Contains(t, html, `rel="noopener noreferrer"`)
+	assert.NotContains(t, html, "javascript:")
+	assert.Contains(t, html, `favicons?domain=a.example`)
+
+	c := &ToolView{Item: s.Items()[1], Rev: s.Items()[1].Rev}
+	render(t, c)
+	c.d.open = true
+	html = app.HTMLString(c.Render())
+	assert.Contains(t, html, `<svg`)
+	assert.Equal(t, 2, strings.Count(html, "<rect"))
+	assert.Contains(t, html, "chart-bar negative")
+	assert.Contains(t, html, "<title>B: -2</title>")
+}
+
+func TestQuestionForm(t *testing.T) {
+	SetLanguage("vi")
+	s := storeOf(t, start,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"approval_request","approval_key":"k","action_requests":[{"name":"ask_user_question","args":{"questions":[
+			{"question":"Q1?","header":"H","multiSelect":false,"options":[{"label":"A","description":"about A"}]},
+			{"question":"Q2?","multiSelect":true,"options":[{"label":"X"},{"label":"Y"}]}]}}],"timeout_seconds":90}}`)
+	q := s.Items()[0]
+	html := itemHTML(t, q)
+	assert.Contains(t, html, `data-kind="question"`)
+	assert.Contains(t, html, `data-state="pending"`)
+	assert.Equal(t, 2, strings.Count(html, `type="radio"`), "A and the added free-text option")
+	assert.Equal(t, 3, strings.Count(html, `type="checkbox"`))
+	assert.Equal(t, 2, strings.Count(html, ">Khác<"), "the free-text option each question gets")
+	assert.Equal(t, 2, strings.Count(html, `data-testid="question-skip"`))
+	assert.Contains(t, html, `data-testid="question-submit"`)
+	assert.Contains(t, html, "about A")
+	assert.Contains(t, html, "Còn 1:30")
+
+	applyAll(s, `{"type":"approval_result","approval_key":"k","answers":{"Q1?":"A","Q2?":"X, Y"}}`)
+	html = itemHTML(t, q)
+	assert.Contains(t, html, `data-state="answered"`)
+	assert.NotContains(t, html, "<input")
+	assert.Contains(t, html, ">X, Y<")
+}
+
+func applyAll(s *state.Store, events ...string) {
+	for _, e := range events {
+		s.ApplyJSON([]byte(e))
+	}
+}
+
+func TestApprovalCard(t *testing.T) {
+	SetLanguage("vi")
+	s := storeOf(t, start, gs, tool("1", "t", "Đặt lệnh"),
+		`{"type":"content_block_start","index":2,"content_block":{"type":"approval_request","approval_key":"k","action_requests":[{"name":"get_price","args":{"symbol":"VNM"}}],"review_configs":[{"action_name":"get_price","allowed_decisions":["approve","reject"]}]}}`)
+	card := s.Items()[0].Group.Steps[1]
+	html := itemHTML(t, card)
+	assert.Contains(t, html, `data-kind="approval"`)
+	assert.Contains(t, html, "Cho phép Đặt lệnh thực hiện?")
+	assert.Contains(t, html, `data-decision="approve"`)
+	assert.Contains(t, html, `data-decision="reject"`)
+	assert.NotContains(t, html, `data-decision="edit"`, "only the allowed decisions")
+	applyAll(s, `{"type":"approval_result","approval_key":"k","decisions":[{"type":"reject"}]}`)
+	html = itemHTML(t, card)
+	assert.Contains(t, html, `data-state="rejected"`)
+	assert.Contains(t, html, "Đã từ chối")
+	assert.NotContains(t, html, "<button")
+}
+
+func TestOtherKinds(t *testing.T) {
+	SetLanguage("fr")
+	s := storeOf(t,
+		`{"type":"user_message","content":[{"type":"text","text":"bonjour <b>"}]}`,
+		start,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"first line\nsecond"}}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"widget"}}`,
+		`{"type":"error","error":{"message":"quota"}}`,
+		`{"type":"activity","activity_type":"skill_loading","content":"chargée","timestamp":"2026-03-25T10:30:00","display_info":{"friendly_name":"Chargement","icon":"📥"}}`,
+		`{"type":"terminal_error"}`)
+	var all string
+	for _, it := range s.Items() {
+		all += itemHTML(t, it)
+		if it.Group != nil { // the activity's implicit group, collapsed
+			for _, st := range it.Group.Steps {
+				all += itemHTML(t, st)
+			}
+		}
+	}
+	for _, kind := range []string{"user", "thinking", "unknown", "error", "activity", "group"} {
+		assert.Contains(t, all, `data-kind="`+kind+`"`, kind)
+	}
+	assert.Contains(t, all, "bonjour &lt;b&gt;", "user text is text")
+	assert.Contains(t, all, "Réflexion")
+	assert.Contains(t, all, "first line")
+	assert.NotContains(t, all, "second", "thinking starts collapsed")
+	assert.Contains(t, all, "Contenu non pris en charge : widget")
+	assert.Contains(t, all, `role="alert"`)
+	assert.Contains(t, all, "Une erreur s&#39;est produite", "an error without text gets a generic one")
+	assert.Contains(t, all, "📥")
+	assert.Contains(t, all, ">10:30<")
+	assert.Contains(t, all, `class="brand"`, "the turn's first assistant item has the brand header")
+}
+
+func TestMarkdownIsElementsNeverMarkup(t *testing.T) {
+	html := app.HTMLString(app.Div().Body(Markdown("# Title\n\n" +
+		"Text **bold** _em_ `code` ~~old~~ <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n" +
+		"[ok](https://e.example \"t\") [bad](javascript:alert(3)) [mail](mailto:a@e.example) <https://auto.example> ![img](https://e.example/i.png)\n\n" +
+		"| a | b |\n|:--|--:|\n| 1 | 2 |\n\n```go\nfmt.Println(\"<x>\")\n```\n\n> quote\n\n3. three\n4. four\n\n- [x] done\n\n<div onclick=\"x()\">raw</div>\n")...))
+	for _, want := range []string{
+		`<h2 class="md-h1">Title</h2>`, "<strong>bold</strong>", "<em>em</em>", "<code>code</code>", "<del>old</del>",
+		`href="https://e.example"`, `title="t"`, `href="mailto:a@e.example"`, `href="https://auto.example"`,
+		`href="https://e.example/i.png"`, `scope="col"`, `class="align-left"`, `class="align-right"`,
+		`class="language-go"`, "<blockquote>", `start="3"`, `type="checkbox"`,
+		"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "&lt;div onclick=",
+	} {
+		assert.Contains(t, html, want)
+	}
+	assert.NotContains(t, html, "<script")
+	assert.NotContains(t, html, "<img")
+	assert.NotContains(t, html, `javascript:`)
+	assert.Contains(t, html, `<span class="md-unsafe-link">bad</span>`)
+	assert.Equal(t, 4, strings.Count(html, `rel="noopener noreferrer"`), "ok, mail, autolink, image")
+}
+
+func TestSafeLink(t *testing.T) {
+	for link, ok := range map[string]bool{
+		"https://a.example": true, "http://a.example/x?y": true, "mailto:a@b.example": true,
+		"javascript:alert(1)": false, "JAVASCRIPT:alert(1)": false, "data:text/html,x": false,
+		"/relative": false, "//proto-relative.example": false, "vbscript:x": false, "https://": false,
+	} {
+		assert.Equal(t, ok, SafeLink(link), link)
+	}
+}
+
+func TestCatalogsAreComplete(t *testing.T) {
+	for _, l := range Languages {
+		for key := range catalogs["en"] {
+			assert.NotEmpty(t, catalogs[l][key], "%s lacks %q", l, key)
+		}
+		assert.Len(t, catalogs[l], len(catalogs["en"]), l)
+	}
+	assert.Equal(t, "fr", MatchLanguage("fr-CA"))
+	assert.Equal(t, "en", MatchLanguage("EN"))
+	assert.Equal(t, "vi", MatchLanguage("de-DE"), "unknown languages get the default")
+}
+
+func TestRootShowsEmptyStateAndHooks(t *testing.T) {
+	SetLanguage("en")
+	r := &Root{}
+	html := render(t, r)
+	for _, want := range []string{
+		`role="log"`, `aria-live="polite"`, `data-testid="conversation"`, `data-agent-status="idle"`,
+		`data-testid="composer"`, `data-testid="send"`, `data-testid="connection"`, `data-state="connecting"`,
+		"Start a conversation", `data-scenario="timeline"`,
+	} {
+		assert.Contains(t, html, want)
+	}
+	assert.NotContains(t, html, `data-testid="stop"`, "no stop while idle")
+	r.sess.Store.ApplyJSON([]byte(start))
+	html = app.HTMLString(r.Render())
+	assert.Contains(t, html, `data-agent-status="running"`)
+}
