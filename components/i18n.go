@@ -11,6 +11,11 @@ var Languages = []string{"vi", "en", "fr"}
 // catalogs hold every user-visible string. Keys name what the string is for.
 var catalogs = map[string]map[string]string{
 	"vi": {
+		"update.available":             "Đã có phiên bản mới của Stepwise.",
+		"update.reload":                "Tải lại",
+		"offline.notice":               "Mất kết nối. Nội dung đã tải vẫn còn; các bước mới sẽ tiếp tục khi có mạng trở lại.",
+		"embed.open":                   "Mở trợ lý",
+		"embed.close":                  "Đóng trợ lý",
 		"app.tagline":                  "Trợ lý AI với công cụ",
 		"group.working":                "Đang xử lý...",
 		"group.done":                   "✓ Hoàn thành",
@@ -85,6 +90,11 @@ var catalogs = map[string]map[string]string{
 		"send.failed":                  "Không gửi được: %s",
 	},
 	"en": {
+		"update.available":             "A new version of Stepwise is available.",
+		"update.reload":                "Reload",
+		"offline.notice":               "You are offline. What is shown stays; new steps will arrive once the connection is back.",
+		"embed.open":                   "Open the assistant",
+		"embed.close":                  "Close the assistant",
 		"app.tagline":                  "AI assistant with tools",
 		"group.working":                "Working…",
 		"group.done":                   "✓ Done",
@@ -159,6 +169,11 @@ var catalogs = map[string]map[string]string{
 		"send.failed":                  "Could not send: %s",
 	},
 	"fr": {
+		"update.available":             "Une nouvelle version de Stepwise est disponible.",
+		"update.reload":                "Recharger",
+		"offline.notice":               "Vous êtes hors ligne. Ce qui est affiché reste ; les nouvelles étapes arriveront au retour de la connexion.",
+		"embed.open":                   "Ouvrir l'assistant",
+		"embed.close":                  "Fermer l'assistant",
 		"app.tagline":                  "Assistant IA avec outils",
 		"group.working":                "Traitement…",
 		"group.done":                   "✓ Terminé",

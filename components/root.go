@@ -17,13 +17,15 @@ const chunkSize = 32
 type Root struct {
 	app.Compo
 
-	cfg  client.Config
-	sess *client.Session
+	cfg   client.Config
+	sess  *client.Session
+	embed *embedBridge // set when the app runs embedded in another page
 
-	renderQueued bool
-	sourcesOpen  bool
-	sourcesWidth int
-	notice       string
+	renderQueued    bool
+	updateAvailable bool
+	sourcesOpen     bool
+	sourcesWidth    int
+	notice          string
 }
 
 // OnInit prepares an empty session so the server's prerender and the
@@ -51,6 +53,7 @@ func (r *Root) OnMount(ctx app.Context) {
 	r.sess = client.NewSession(r.cfg, client.Recorder{})
 	exposeView(r)
 
+	setupEmbed(ctx, r)
 	ctx.Handle(ActionSendMessage, r.onSend)
 	ctx.Handle(ActionStop, r.onStop)
 	ctx.Handle(ActionAnswer, r.onAnswer)
@@ -72,6 +75,9 @@ func (r *Root) OnMount(ctx app.Context) {
 // onHistory replaces the conversation with a loaded history.
 func (r *Root) onHistory(ctx app.Context, h *state.History) {
 	r.sess.Store.LoadHistory(h)
+	if r.embed != nil {
+		r.embed.observe(r.sess.Store)
+	}
 	r.queueRender(ctx)
 	r.scrollToEnd(ctx)
 }
@@ -86,7 +92,10 @@ func (r *Root) onConnState(ctx app.Context, s client.ConnState) {
 // applyFrame applies one backend frame and schedules one render: frames
 // arriving within the same frame share it.
 func (r *Root) applyFrame(ctx app.Context, line []byte) {
-	r.sess.Apply(line)
+	ch := r.sess.Apply(line)
+	if r.embed != nil && (ch.Pending || ch.Status) {
+		r.embed.observe(r.sess.Store)
+	}
 	r.queueRender(ctx)
 }
 
@@ -109,6 +118,17 @@ func (r *Root) scrollToEnd(ctx app.Context) {
 			el.Set("scrollTop", el.Get("scrollHeight"))
 		}
 	})
+}
+
+// OnAppUpdate shows the update prompt when a new version is deployed
+// (go-app's service worker fetched it).
+func (r *Root) OnAppUpdate(ctx app.Context) {
+	r.updateAvailable = ctx.AppUpdateAvailable()
+}
+
+// offline is true when a live page has lost its backend.
+func (r *Root) offline() bool {
+	return r.cfg.Replay == "" && (r.sess.State == client.ConnReconnecting || r.sess.State == client.ConnClosed) && app.IsClient
 }
 
 func (r *Root) report(err error) {
@@ -153,6 +173,15 @@ func (r *Root) Render() app.UI {
 		r.header(len(sources)),
 		app.Div().Class("main").Body(
 			app.Div().Class("column").Body(
+				app.If(r.updateAvailable, func() app.UI {
+					return app.Div().Class("banner update").Attr("role", "status").DataSet("testid", "update").Body(
+						app.Span().Text(T("update.available")),
+						app.Button().Class("primary").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }).Text(T("update.reload")),
+					)
+				}),
+				app.If(r.offline(), func() app.UI {
+					return app.Div().Class("banner offline").Attr("role", "status").DataSet("testid", "offline").Text(T("offline.notice"))
+				}),
 				app.If(r.notice != "", func() app.UI {
 					return app.Div().Class("notice").Attr("role", "alert").Text(r.notice)
 				}),

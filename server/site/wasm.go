@@ -35,12 +35,18 @@ func loadWasm(dir string) (*wasmFile, error) {
 	w := &wasmFile{raw: raw, modTime: info.ModTime()}
 	sum := sha256.Sum256(raw)
 	w.hash = hex.EncodeToString(sum[:6])
-	if br, err := os.ReadFile(path + ".br"); err == nil {
-		w.br = br
+	// A compressed copy older than app.wasm is stale (app.wasm was rebuilt
+	// without it): serving it would run old code.
+	fresh := func(p string) []byte {
+		st, err := os.Stat(p)
+		if err != nil || st.ModTime().Before(info.ModTime()) {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		return b
 	}
-	if gz, err := os.ReadFile(path + ".gz"); err == nil {
-		w.gz = gz
-	} else {
+	w.br = fresh(path + ".br")
+	if w.gz = fresh(path + ".gz"); w.gz == nil {
 		var b bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		zw.Write(raw)
