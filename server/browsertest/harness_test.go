@@ -154,7 +154,7 @@ func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
 // eval evaluates JS and returns its result decoded as T.
 func eval[T any](p *page, js string) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("eval %s: %v", js, err)
 	}
@@ -166,7 +166,7 @@ func (p *page) waitJS(cond string, timeout time.Duration) {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("Promise.resolve("+cond+").then(v => !!v)", chromedp.EvalAwaitPromise))
 		if err == nil && ok {
 			return
 		}

@@ -37,6 +37,10 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	worker, err := serviceWorkerTemplate()
+	if err != nil {
+		return nil, err
+	}
 	h := &app.Handler{
 		Name:            "Stepwise",
 		ShortName:       "Stepwise",
@@ -52,10 +56,11 @@ func New(cfg Config) (http.Handler, error) {
 			Maskable: "/web/icons/maskable-512.png",
 			SVG:      "/web/logo.svg",
 		},
-		Styles:            []string{"/web/stepwise.css"},
-		Version:           wasm.hash,
-		WasmContentLength: strconv.Itoa(len(wasm.raw)),
-		Resources:         staticDir{http.StripPrefix("/web", http.FileServer(http.Dir(cfg.WebDir)))},
+		Styles:                []string{"/web/stepwise.css"},
+		Version:               wasm.hash,
+		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
+		ServiceWorkerTemplate: worker,
+		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(http.Dir(cfg.WebDir)))},
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/web/app.wasm", wasm)
@@ -78,9 +83,9 @@ func New(cfg Config) (http.Handler, error) {
 	return securityHeaders(cfg, mux), nil
 }
 
-// securityHeaders sets a strict policy. go-app's page boots with an inline
-// script, so script-src allows inline script; nothing else runs inline and
-// wasm needs 'wasm-unsafe-eval'.
+// securityHeaders sets a strict policy: go-app's page loads its scripts
+// from files, so no inline script runs at all; compiling app.wasm needs
+// 'wasm-unsafe-eval' (which allows no JavaScript eval).
 func securityHeaders(cfg Config, next http.Handler) http.Handler {
 	ancestors := "'self'"
 	if len(cfg.FrameAncestors) > 0 {
@@ -89,7 +94,7 @@ func securityHeaders(cfg Config, next http.Handler) http.Handler {
 	connect := strings.Join(append([]string{"'self'"}, cfg.ConnectSrc...), " ")
 	csp := strings.Join([]string{
 		"default-src 'self'",
-		"script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
+		"script-src 'self' 'wasm-unsafe-eval'",
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: https: http:", // source favicons come from the sites searched
 		"connect-src " + connect,

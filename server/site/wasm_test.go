@@ -58,6 +58,7 @@ func TestSecurityHeaders(t *testing.T) {
 	assert.Contains(t, csp, "object-src 'none'")
 	assert.Contains(t, csp, "'wasm-unsafe-eval'")
 	assert.NotContains(t, csp, "'unsafe-eval'", "only wasm compilation, never eval")
+	assert.Contains(t, csp, "script-src 'self' 'wasm-unsafe-eval';", "no inline script")
 	assert.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
 	assert.Equal(t, "strict-origin-when-cross-origin", rec.Header().Get("Referrer-Policy"))
 }
