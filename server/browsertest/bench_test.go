@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"testing"
 	"time"
 )
@@ -77,9 +78,16 @@ func TestBench(t *testing.T) {
 	p.open("/?session=bench-startup&lang=en")
 	first := eval[float64](p, `Number(document.documentElement.dataset.readyAt)`)
 	p.waitJS(`navigator.serviceWorker && navigator.serviceWorker.controller`, 20*time.Second)
-	p.open("/?session=bench-startup&lang=en")
-	repeat := eval[float64](p, `Number(document.documentElement.dataset.readyAt)`)
-	fmt.Printf("start-up: first load %.0f ms, repeat visit (service worker) %.0f ms to a usable composer\n", first, repeat)
+	// A returning user comes back later: by then Chromium has finished
+	// compiling the module in the background and cached the code.
+	time.Sleep(2 * time.Second)
+	var repeats []float64
+	for i := 0; i < 3; i++ {
+		p.open("/?session=bench-startup&lang=en")
+		repeats = append(repeats, eval[float64](p, `Number(document.documentElement.dataset.readyAt)`))
+	}
+	sort.Float64s(repeats)
+	fmt.Printf("start-up: first load %.0f ms, repeat visit (service worker, median of 3) %.0f ms to a usable composer\n", first, repeats[1])
 
 	for _, f := range []string{"app.wasm", "app.wasm.gz", "app.wasm.br"} {
 		if st, err := os.Stat(filepath.Join("..", "..", "web", f)); err == nil {

@@ -63,6 +63,7 @@ func New(cfg Config) (http.Handler, error) {
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(http.Dir(cfg.WebDir)))},
 	}
 	mux := http.NewServeMux()
+	mux.Handle("/app.js", appJS(h))
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
