@@ -134,3 +134,22 @@ func TestQuestionAndApprovalAcrossReload(t *testing.T) {
 	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-qa"))
 }
+
+func TestLiveOverSSE(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=live-sse&transport=sse&lang=en")
+	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.send("/parallel")
+	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="group"]')`, 30*time.Second)
+	sameView(t, p.view(), serverView(t, "live-sse"))
+	// A message while the agent runs is refused with a clear notice.
+	p.send("/timeline")
+	p.waitJS(agentStatus+` === "running"`, 10*time.Second)
+	p.send("again")
+	p.waitJS(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes('already running')`, 10*time.Second)
+	p.do(chromedp.Reload())
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.waitJS(`document.querySelectorAll('[data-kind="user"]').length === 2`, 20*time.Second)
+	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	sameView(t, p.view(), serverView(t, "live-sse"))
+}

@@ -238,3 +238,38 @@ func TestCommandsEndpoint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 }
+
+func TestSSEStreamsAndResumes(t *testing.T) {
+	a := newTestAgent(t)
+	srv := httptest.NewServer(&Handler{Agent: a})
+	defer srv.Close()
+	s := a.Session("sse1")
+	require.NoError(t, a.Handle(s, frame(`{"type":"user_message","content":"/error"}`)))
+	collect(t, s, state.EventID{}, func(st *state.Store) bool { return st.Status() == state.StatusError })
+	n := len(s.Events())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/sessions/sse1/events", nil)
+	req.Header.Set("Last-Event-ID", "3")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	buf := make([]byte, 0, 1<<16)
+	var ids []string
+	for len(ids) < n-3 {
+		chunk := make([]byte, 4096)
+		k, err := resp.Body.Read(chunk)
+		require.NoError(t, err)
+		buf = append(buf, chunk[:k]...)
+		ids = ids[:0]
+		for _, line := range strings.Split(string(buf), "\n") {
+			if id, ok := strings.CutPrefix(line, "id: "); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	assert.Equal(t, "4", ids[0], "resumes after Last-Event-ID")
+	assert.Len(t, ids, n-3)
+}

@@ -226,6 +226,7 @@ func (h *Handler) serveSSE(w http.ResponseWriter, r *http.Request, s *Session) {
 		return err == nil
 	}
 	fmt.Fprint(w, "retry: 1000\n\n")
+	flusher.Flush() // the client's EventSource opens on the headers
 	for _, ev := range backlog {
 		if !write(ev) {
 			return
