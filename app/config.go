@@ -50,10 +50,45 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigFromURL reads the page's query: session, lang, agent, replay, rate,
-// favicons=off, transport=sse.
-func ConfigFromURL(u *url.URL) Config {
-	c := DefaultConfig()
+// The settings a deployment passes to every page (server flags, through
+// go-app's Env): backend paths, transport, agent name, favicon service.
+const (
+	EnvHistoryPath    = "STEPWISE_HISTORY_PATH"
+	EnvWSPath         = "STEPWISE_WS_PATH"
+	EnvEventsPath     = "STEPWISE_EVENTS_PATH"
+	EnvCommandsPath   = "STEPWISE_COMMANDS_PATH"
+	EnvTransport      = "STEPWISE_TRANSPORT"
+	EnvAgentName      = "STEPWISE_AGENT_NAME"
+	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
+)
+
+// WithEnv applies the deployment's settings; getenv returns "" for unset.
+func (c Config) WithEnv(getenv func(string) string) Config {
+	set := func(dst *string, key string) {
+		if v := getenv(key); v != "" {
+			*dst = v
+		}
+	}
+	set(&c.HistoryPath, EnvHistoryPath)
+	set(&c.WSPath, EnvWSPath)
+	set(&c.EventsPath, EnvEventsPath)
+	set(&c.CommandsPath, EnvCommandsPath)
+	set(&c.Transport, EnvTransport)
+	set(&c.AgentName, EnvAgentName)
+	switch v := getenv(EnvFaviconService); v {
+	case "":
+	case "off":
+		c.FaviconService = ""
+	default:
+		c.FaviconService = v
+	}
+	return c
+}
+
+// ConfigFromURL reads the page's query over the base configuration:
+// session, lang, agent, replay, rate, warm, favicons=off, transport=sse.
+func ConfigFromURL(base Config, u *url.URL) Config {
+	c := base
 	q := u.Query()
 	c.SessionID = cleanSessionID(q.Get("session"))
 	c.Lang = q.Get("lang")

@@ -11,6 +11,7 @@ var Languages = []string{"vi", "en", "fr"}
 // catalogs hold every user-visible string. Keys name what the string is for.
 var catalogs = map[string]map[string]string{
 	"vi": {
+		"replay.failed":                "Không phát lại được luồng sự kiện: %s",
 		"update.available":             "Đã có phiên bản mới của Stepwise.",
 		"update.reload":                "Tải lại",
 		"offline.notice":               "Mất kết nối. Nội dung đã tải vẫn còn; các bước mới sẽ tiếp tục khi có mạng trở lại.",
@@ -90,6 +91,7 @@ var catalogs = map[string]map[string]string{
 		"send.failed":                  "Không gửi được: %s",
 	},
 	"en": {
+		"replay.failed":                "Could not replay the stream: %s",
 		"update.available":             "A new version of Stepwise is available.",
 		"update.reload":                "Reload",
 		"offline.notice":               "You are offline. What is shown stays; new steps will arrive once the connection is back.",
@@ -169,6 +171,7 @@ var catalogs = map[string]map[string]string{
 		"send.failed":                  "Could not send: %s",
 	},
 	"fr": {
+		"replay.failed":                "Impossible de rejouer le flux : %s",
 		"update.available":             "Une nouvelle version de Stepwise est disponible.",
 		"update.reload":                "Recharger",
 		"offline.notice":               "Vous êtes hors ligne. Ce qui est affiché reste ; les nouvelles étapes arriveront au retour de la connexion.",

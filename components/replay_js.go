@@ -29,7 +29,7 @@ func startReplay(ctx app.Context, r *Root) {
 		Apply:   func(line []byte) { r.applyFrame(ctx, line) },
 		Skipped: func() int { return r.sess.Store.SkippedCount() },
 		Failed: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) { r.notice = err.Error() })
+			ctx.Dispatch(func(ctx app.Context) { r.notice = T("replay.failed", err.Error()) })
 		},
 	}).Start()
 }

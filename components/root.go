@@ -39,7 +39,7 @@ func (r *Root) OnInit() {
 // OnMount reads the configuration from the URL and starts the source of
 // events: a replayed file, or (without one) an idle conversation.
 func (r *Root) OnMount(ctx app.Context) {
-	r.cfg = client.ConfigFromURL(ctx.Page().URL())
+	r.cfg = client.ConfigFromURL(client.DefaultConfig().WithEnv(app.Getenv), ctx.Page().URL())
 	tag := r.cfg.Lang
 	if tag == "" {
 		tag = app.Window().Get("navigator").Get("language").String()

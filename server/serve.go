@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	client "stepwise/app"
 	"stepwise/server/demo"
 	"stepwise/server/site"
 )
@@ -27,6 +28,17 @@ func serve(args []string) int {
 	frameAncestors := fs.String("frame-ancestors", "", "space-separated `origins` allowed to embed the app (CSP frame-ancestors); '*' allows any")
 	scenarioDir := fs.String("scenarios", "", "`directory` of extra scenario files (*.jsonl) for the demo agent")
 	backend := fs.String("backend", "", "forward /api/ (history, WebSocket, SSE, commands) to this backend `URL` instead of the demo agent")
+	env := map[string]string{}
+	clientSetting := func(name, key, usage string) {
+		fs.Func(name, usage, func(v string) error { env[key] = v; return nil })
+	}
+	clientSetting("history-path", client.EnvHistoryPath, "history `path`; {session_id} is replaced (default /api/sessions/{session_id}/history)")
+	clientSetting("ws-path", client.EnvWSPath, "WebSocket `path` (default /api/sessions/{session_id}/ws)")
+	clientSetting("events-path", client.EnvEventsPath, "SSE `path` (default /api/sessions/{session_id}/events)")
+	clientSetting("commands-path", client.EnvCommandsPath, "commands `path` for SSE (default /api/sessions/{session_id}/commands)")
+	clientSetting("transport", client.EnvTransport, "the pages' transport: ws or sse (default ws)")
+	clientSetting("agent-name", client.EnvAgentName, "the agent `name` in the brand header (default Stepwise)")
+	clientSetting("favicon-service", client.EnvFaviconService, "favicon `URL` for sources without one, {domain} replaced; off for none")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -50,6 +62,7 @@ func serve(args []string) int {
 		FrameAncestors: strings.Fields(*frameAncestors),
 		Scenarios:      scenarios,
 		API:            api,
+		Env:            env,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)

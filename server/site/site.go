@@ -25,6 +25,8 @@ type Config struct {
 	ConnectSrc []string
 	// API serves /api/: the demo agent, or a proxy to a real backend.
 	API http.Handler
+	// Env is passed to every page (go-app's Env): the client's settings.
+	Env map[string]string
 	// Scenarios are served as event streams at /scenarios/NAME.jsonl, for
 	// the replay page mode.
 	Scenarios demo.Scenarios
