@@ -142,14 +142,15 @@ func TestLiveOverSSE(t *testing.T) {
 	p.send("/parallel")
 	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="group"]')`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))
-	// A message while the agent runs is refused with a clear notice.
-	p.send("/timeline")
+	// A message while the agent runs is refused with a clear notice (the
+	// long scenario runs for seconds, even at test speed).
+	p.send("/long")
 	p.waitJS(agentStatus+` === "running"`, 10*time.Second)
 	p.send("again")
 	p.waitJS(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes('already running')`, 10*time.Second)
 	p.do(chromedp.Reload())
 	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
 	p.waitJS(`document.querySelectorAll('[data-kind="user"]').length === 2`, 20*time.Second)
-	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	p.waitJS(agentStatus+` === "idle"`, 60*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))
 }
