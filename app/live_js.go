@@ -5,7 +5,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -19,20 +18,13 @@ import (
 // reconnects with backoff and resumes from the last event it delivered.
 // Frames sent while disconnected wait in a short queue.
 type Live struct {
-	Config Config
-	// OnHistory delivers the history, OnFrame each stream frame, OnState
-	// each connection change. They run on the transport's goroutine: hand
-	// them to the UI goroutine.
-	OnHistory func(*state.History)
-	OnFrame   func([]byte)
-	OnState   func(ConnState)
-	OnError   func(error)
+	link
+	conn *websocket.Conn // guarded by link.mu
+}
 
-	mu     sync.Mutex
-	conn   *websocket.Conn
-	queue  [][]byte
-	last   state.EventID
-	closed bool
+// NewLive returns a WebSocket transport.
+func NewLive(cfg Config, ev Events) *Live {
+	return &Live{link: link{Config: cfg, Events: ev}}
 }
 
 // Start runs the connection until ctx ends.
@@ -48,35 +40,34 @@ func (l *Live) Send(frame any) error {
 	c := l.conn
 	if c == nil {
 		defer l.mu.Unlock()
-		if len(l.queue) >= MaxQueued {
-			return ErrOffline
-		}
-		l.queue = append(l.queue, b)
-		return nil
+		return l.enqueueLocked(b)
 	}
 	l.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 		l.mu.Lock()
-		l.queue = append(l.queue, b) // delivered after the reconnection
+		l.enqueueLocked(b) // sent after the reconnection
 		l.mu.Unlock()
 	}
 	return nil
 }
 
+// loop connects again and again until ctx ends. A failed attempt shows
+// only as the connection state: the page says it is offline.
 func (l *Live) loop(ctx context.Context) {
 	l.OnState(ConnConnecting)
-	for attempt := 0; ctx.Err() == nil; attempt++ {
-		if attempt == 0 || l.last.IsZero() {
-			if err := l.loadHistory(); err != nil {
-				l.report(err)
-			}
+	loaded := false
+	for attempt := 0; ctx.Err() == nil; {
+		// The history is loaded once; again only while no event has come
+		// (loading it replaces what the page shows).
+		if !loaded || l.last.IsZero() {
+			loaded = l.loadHistory() == nil
 		}
-		if err := l.session(ctx); err != nil && ctx.Err() == nil {
-			l.report(err)
+		if l.session(ctx) == nil {
+			attempt = 0 // it was open: reconnect soon
 		} else {
-			attempt = 0
+			attempt++
 		}
 		if ctx.Err() != nil {
 			break
@@ -88,28 +79,6 @@ func (l *Live) loop(ctx context.Context) {
 		}
 	}
 	l.OnState(ConnClosed)
-}
-
-func (l *Live) report(err error) {
-	if l.OnError != nil {
-		l.OnError(err)
-	}
-}
-
-func (l *Live) loadHistory() error {
-	body, err := fetchText(l.Config.Path(l.Config.HistoryPath))
-	if err != nil {
-		return err
-	}
-	h, err := state.DecodeHistory(body)
-	if err != nil {
-		return err
-	}
-	if id, ok := state.ParseEventID(h.LastEventID); ok {
-		l.last = id
-	}
-	l.OnHistory(h)
-	return nil
 }
 
 // session runs one connection: subscribe, flush the queue, read until it
@@ -129,8 +98,7 @@ func (l *Live) session(ctx context.Context) error {
 		return err
 	}
 	l.mu.Lock()
-	queued := l.queue
-	l.queue = nil
+	queued := l.takeQueueLocked()
 	l.conn = c
 	l.mu.Unlock()
 	defer func() {
@@ -149,18 +117,7 @@ func (l *Live) session(ctx context.Context) error {
 		if err != nil {
 			return nil
 		}
-		var idOnly struct {
-			EventID json.RawMessage `json:"event_id"`
-		}
-		if json.Unmarshal(msg, &idOnly) == nil {
-			if id, ok := state.ParseEventID(idOnly.EventID); ok {
-				if !l.last.IsZero() && id.Compare(l.last) <= 0 {
-					continue // already delivered before the reconnection
-				}
-				l.last = id
-			}
-		}
-		l.OnFrame(msg)
+		l.deliver(msg, frameID(msg))
 	}
 }
 

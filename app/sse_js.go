@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -17,41 +16,22 @@ import (
 // without WebSocket: EventSource resumes by itself with Last-Event-ID, and
 // client frames are POSTed to the commands endpoint.
 type SSE struct {
-	Config    Config
-	OnHistory func(*state.History)
-	OnFrame   func([]byte)
-	OnState   func(ConnState)
-	OnError   func(error)
+	link
+	open bool // guarded by link.mu
+}
 
-	mu     sync.Mutex
-	last   state.EventID
-	open   bool
-	queue  [][]byte
-	source js.Value
+// NewSSE returns a Server-Sent Events transport.
+func NewSSE(cfg Config, ev Events) *SSE {
+	return &SSE{link: link{Config: cfg, Events: ev}}
 }
 
 // Start loads the history, then opens the event stream.
 func (s *SSE) Start() {
 	s.OnState(ConnConnecting)
 	go func() {
-		if body, err := fetchText(s.Config.Path(s.Config.HistoryPath)); err != nil {
-			s.report(err)
-		} else if h, err := state.DecodeHistory(body); err != nil {
-			s.report(err)
-		} else {
-			if id, ok := state.ParseEventID(h.LastEventID); ok {
-				s.last = id
-			}
-			s.OnHistory(h)
-		}
+		s.loadHistory() // a failure shows as the connection state
 		s.connect(0)
 	}()
-}
-
-func (s *SSE) report(err error) {
-	if s.OnError != nil {
-		s.OnError(err)
-	}
 }
 
 // connect opens an EventSource after the last event id. EventSource
@@ -63,12 +43,10 @@ func (s *SSE) connect(attempt int) {
 		u += "?last_event_id=" + url.QueryEscape(s.last.String())
 	}
 	es := js.Global().Get("EventSource").New(u)
-	s.source = es
 	es.Set("onopen", js.FuncOf(func(this js.Value, args []js.Value) any {
 		s.mu.Lock()
 		s.open = true
-		queued := s.queue
-		s.queue = nil
+		queued := s.takeQueueLocked()
 		s.mu.Unlock()
 		for _, f := range queued {
 			s.post(f)
@@ -77,14 +55,7 @@ func (s *SSE) connect(attempt int) {
 		return nil
 	}))
 	es.Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
-		data := []byte(args[0].Get("data").String())
-		if id, ok := state.ParseEventID(json.RawMessage(strconvQuote(args[0].Get("lastEventId").String()))); ok {
-			if !s.last.IsZero() && id.Compare(s.last) <= 0 {
-				return nil
-			}
-			s.last = id
-		}
-		s.OnFrame(data)
+		s.deliver([]byte(args[0].Get("data").String()), state.MakeEventID(args[0].Get("lastEventId").String()))
 		return nil
 	}))
 	es.Set("onerror", js.FuncOf(func(this js.Value, args []js.Value) any {
@@ -112,11 +83,7 @@ func (s *SSE) Send(frame any) error {
 	s.mu.Lock()
 	if !s.open {
 		defer s.mu.Unlock()
-		if len(s.queue) >= MaxQueued {
-			return ErrOffline
-		}
-		s.queue = append(s.queue, b)
-		return nil
+		return s.enqueueLocked(b)
 	}
 	s.mu.Unlock()
 	s.post(b)
@@ -159,9 +126,4 @@ func (s *SSE) post(body []byte) {
 		return nil
 	})
 	js.Global().Call("fetch", s.Config.Path(s.Config.CommandsPath), opts).Call("then", onResp, onErr)
-}
-
-func strconvQuote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }

@@ -109,6 +109,13 @@ func (d *Disclosure) sync(it *state.Item, initial bool) {
 	}
 }
 
+func (d *Disclosure) toggle(ctx app.Context, e app.Event) { d.open = !d.open }
+
+// button is the row that opens and closes the region with id controls.
+func (d *Disclosure) button(class, controls string, body ...app.UI) app.HTMLButton {
+	return app.Button().Class(class).Aria("expanded", d.open).Aria("controls", controls).OnClick(d.toggle).Body(body...)
+}
+
 func domID(prefix string, it *state.Item) string {
 	return prefix + "-" + strconv.Itoa(it.Key)
 }
@@ -125,8 +132,7 @@ func (v *ThinkingView) Render() app.UI {
 	v.d.sync(v.Item, false)
 	id := domID("thinking", v.Item)
 	return app.Div().Class("item thinking").DataSet("kind", "thinking").Body(
-		app.Button().Class("disclosure").Aria("expanded", v.d.open).Aria("controls", id).
-			OnClick(func(ctx app.Context, e app.Event) { v.d.open = !v.d.open }).Body(
+		v.d.button("disclosure", id,
 			app.Span().Class("chevron").Aria("hidden", true),
 			app.Span().Class("thinking-title").Text(T("thinking.title")),
 			app.If(!v.d.open, func() app.UI {
@@ -154,15 +160,14 @@ func (v *ActivityView) Render() app.UI {
 	id := domID("activity", v.Item)
 	hasBody := v.Item.Text != ""
 	return app.Div().Class("item activity").DataSet("kind", "activity").DataSet("activity-type", a.Type).Body(
-		app.Button().Class("disclosure").Aria("expanded", v.d.open).Aria("controls", id).Disabled(!hasBody).
-			OnClick(func(ctx app.Context, e app.Event) { v.d.open = !v.d.open }).Body(
+		v.d.button("disclosure", id,
 			app.Span().Class("activity-icon").Aria("hidden", true).Text(a.Icon),
 			app.Span().Class("activity-name").Text(a.Name),
 			app.If(v.Item.Timestamp != "", func() app.UI {
 				return app.Time().Class("activity-time").DateTime(v.Item.Timestamp).Text(shortTime(v.Item.Timestamp))
 			}),
 			app.If(hasBody, func() app.UI { return app.Span().Class("chevron").Aria("hidden", true) }),
-		),
+		).Disabled(!hasBody),
 		app.If(v.d.open && hasBody, func() app.UI {
 			return app.Div().ID(id).Class("activity-body").Text(v.Item.Text)
 		}),

@@ -60,31 +60,27 @@ func exposeView(r *Root) {
 // startLive connects the session to the backend, over WebSocket or, with
 // ?transport=sse, Server-Sent Events.
 func startLive(ctx app.Context, r *Root) {
-	onHistory := func(h *state.History) {
-		ctx.Dispatch(func(ctx app.Context) { r.onHistory(ctx, h) })
-	}
-	onFrame := func(frame []byte) {
-		ctx.Dispatch(func(ctx app.Context) { r.applyFrame(ctx, frame) })
-	}
-	onState := func(s client.ConnState) {
-		ctx.Dispatch(func(ctx app.Context) { r.onConnState(ctx, s) })
-	}
-	onError := func(err error) {
-		ctx.Dispatch(func(ctx app.Context) { r.report(err) })
+	ev := client.Events{
+		OnHistory: func(h *state.History) {
+			ctx.Dispatch(func(ctx app.Context) { r.onHistory(ctx, h) })
+		},
+		OnFrame: func(frame []byte) {
+			ctx.Dispatch(func(ctx app.Context) { r.applyFrame(ctx, frame) })
+		},
+		OnState: func(s client.ConnState) {
+			ctx.Dispatch(func(ctx app.Context) { r.onConnState(ctx, s) })
+		},
+		OnError: func(err error) {
+			ctx.Dispatch(func(ctx app.Context) { r.report(err) })
+		},
 	}
 	if r.cfg.Transport == "sse" {
-		sse := &client.SSE{Config: r.cfg, OnHistory: onHistory, OnFrame: onFrame, OnState: onState, OnError: onError}
+		sse := client.NewSSE(r.cfg, ev)
 		r.sess.Conn = sse
 		sse.Start()
 		return
 	}
-	live := &client.Live{
-		Config:    r.cfg,
-		OnHistory: onHistory,
-		OnFrame:   onFrame,
-		OnState:   onState,
-		OnError:   onError,
-	}
+	live := client.NewLive(r.cfg, ev)
 	r.sess.Conn = live
 	live.Start(context.Background())
 }

@@ -33,8 +33,7 @@ func (v *ToolView) Render() app.UI {
 		label = t.Name
 	}
 	return root.Body(
-		app.Button().Class("tool-row").Aria("expanded", v.d.open).Aria("controls", id).
-			OnClick(func(ctx app.Context, e app.Event) { v.d.open = !v.d.open }).Body(
+		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(label),
 			app.Span().Class("sr-only").Text(", "+T("status."+string(t.Status))),
@@ -75,12 +74,11 @@ func (v *ToolView) search(g state.SourceGroup) app.UI {
 	id := domID("search", v.Item)
 	t := v.Item.Tool
 	return app.Div().Class("web-search").Body(
-		app.Button().Class("tool-row").DataSet("testid", "web-search").Aria("expanded", v.d.open).Aria("controls", id).
-			OnClick(func(ctx app.Context, e app.Event) { v.d.open = !v.d.open }).Body(
+		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(T("search.title")),
 			app.Span().Class("search-count").Text("["+T("search.results", len(g.Sources))+"]"),
-		),
+		).DataSet("testid", "web-search"),
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("search-results").Body(
 				app.If(g.Query != "", func() app.UI { return app.Div().Class("search-query").Text(g.Query) }),

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	client "stepwise/app"
 )
 
 // TestBench is `make bench`: the in-browser stream benchmark of
@@ -29,15 +31,6 @@ func TestBench(t *testing.T) {
 		if b, err := exec.Command("python3", gen, fmt.Sprint(n), out).CombinedOutput(); err != nil {
 			t.Fatalf("generating %s: %v: %s", out, err, b)
 		}
-	}
-	type result struct {
-		Events    int      `json:"events"`
-		Ms        float64  `json:"ms"`
-		LongTasks int      `json:"longTasks"`
-		MaxTask   float64  `json:"maxTask"`
-		P50       *float64 `json:"p50"`
-		P95       *float64 `json:"p95"`
-		DOM       int      `json:"dom"`
 	}
 	type memory struct {
 		HeapInUse float64 `json:"heapInUse"`
@@ -64,7 +57,7 @@ func TestBench(t *testing.T) {
 		}
 		p.open(url)
 		p.waitJS(`window.__result`, 10*time.Minute)
-		res := eval[result](p, `window.__result`)
+		res := eval[client.ReplayResult](p, `window.__result`)
 		js := eval[float64](p, `performance.memory ? performance.memory.usedJSHeapSize : 0`)
 		mem := eval[memory](p, `window.stepwise.memory()`)
 		fmt.Printf("%-22s %7d %8.0f %9.1f %11d %9.0f %7s %7s %5d %11.1f %11.1f %8.1f\n",

@@ -168,29 +168,37 @@ func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *webs
 		}
 		return true
 	}
+	if pump(ctx, backlog, live, send, func() bool { return send([]byte(`{"type":"ping"}`)) }) {
+		c.Close(websocket.StatusTryAgainLater, "fell behind; resume")
+	}
+}
+
+// pump sends the backlog, then live events and a keep-alive ping now and
+// then, until a send fails or ctx ends. It reports whether the
+// subscription was dropped for falling behind (the client then resumes).
+func pump(ctx context.Context, backlog []json.RawMessage, live <-chan json.RawMessage, send func([]byte) bool, ping func() bool) (fellBehind bool) {
 	for _, ev := range backlog {
 		if !send(ev) {
-			return
+			return false
 		}
 	}
-	ping := time.NewTicker(keepAlive)
-	defer ping.Stop()
+	ticker := time.NewTicker(keepAlive)
+	defer ticker.Stop()
 	for {
 		select {
 		case ev, ok := <-live:
 			if !ok {
-				c.Close(websocket.StatusTryAgainLater, "fell behind; resume")
-				return
+				return true
 			}
 			if !send(ev) {
-				return
+				return false
 			}
-		case <-ping.C:
-			if !send([]byte(`{"type":"ping"}`)) {
-				return
+		case <-ticker.C:
+			if !ping() {
+				return false
 			}
 		case <-ctx.Done():
-			return
+			return false
 		}
 	}
 }
@@ -227,27 +235,9 @@ func (h *Handler) serveSSE(w http.ResponseWriter, r *http.Request, s *Session) {
 	}
 	fmt.Fprint(w, "retry: 1000\n\n")
 	flusher.Flush() // the client's EventSource opens on the headers
-	for _, ev := range backlog {
-		if !write(ev) {
-			return
-		}
-	}
-	ping := time.NewTicker(keepAlive)
-	defer ping.Stop()
-	for {
-		select {
-		case ev, ok := <-live:
-			if !ok {
-				return
-			}
-			if !write(ev) {
-				return
-			}
-		case <-ping.C:
-			fmt.Fprint(w, ": ping\n\n")
-			flusher.Flush()
-		case <-r.Context().Done():
-			return
-		}
-	}
+	pump(r.Context(), backlog, live, write, func() bool {
+		_, err := fmt.Fprint(w, ": ping\n\n")
+		flusher.Flush()
+		return err == nil
+	})
 }
