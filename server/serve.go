@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"log"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -49,13 +47,10 @@ func serve(args []string) int {
 	}
 	var api http.Handler = &demo.Handler{Agent: demo.NewAgent(scenarios)}
 	if *backend != "" {
-		target, err := url.Parse(*backend)
-		if err != nil || target.Scheme == "" || target.Host == "" {
-			fmt.Fprintf(os.Stderr, "stepwise: -backend %q is not an absolute URL\n", *backend)
+		if api, err = site.BackendProxy(*backend); err != nil {
+			fmt.Fprintln(os.Stderr, "stepwise:", err)
 			return 2
 		}
-		// ReverseProxy forwards WebSocket upgrades too.
-		api = httputil.NewSingleHostReverseProxy(target)
 	}
 	handler, err := site.New(site.Config{
 		WebDir:         *webDir,
