@@ -41,7 +41,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	agent = demo.NewAgent(scenarios)
-	agent.Speed = 3 // fast, yet slow enough to reload mid-run
+	agent.Speed = 1.5 // fast, yet slow enough to stop or reload mid-run on a busy machine
 	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: agent}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
