@@ -78,6 +78,7 @@ func TestLiveTurnAndReloadMidGroup(t *testing.T) {
 	if u := eval[int](p, `document.querySelectorAll('[data-kind="user"]').length`); u != 1 {
 		t.Fatalf("%d user messages after the reload", u)
 	}
+	p.screenshot("live-turn")
 }
 
 func TestLiveStop(t *testing.T) {
