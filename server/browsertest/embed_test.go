@@ -51,7 +51,7 @@ func TestEmbedExampleCompletesATurn(t *testing.T) {
 func TestEmbedIgnoresOtherOrigins(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=embed-origin&lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.waitConnected()
 	eval[bool](p, `window.postMessage({type: "stepwise:send", text: "/parallel"}, "*"), true`)
 	time.Sleep(500 * time.Millisecond)
 	if n := eval[int](p, `document.querySelectorAll('[data-kind="user"]').length`); n != 0 {

@@ -33,7 +33,7 @@ func TestFaultDroppedConnections(t *testing.T) {
 
 	p := newPage(t)
 	p.openAt(srv.URL, "/?session=fault&lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.waitConnected()
 	p.send("/long")
 	p.waitJS(agentStatus+` === "idle" && document.querySelectorAll('[data-kind="group"]').length === 40`, 120*time.Second)
 	if d := api.Drops(); d < 50 {

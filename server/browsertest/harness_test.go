@@ -225,6 +225,19 @@ func (p *page) frames() []map[string]any {
 	return out
 }
 
+// waitConnected waits until the page's live connection is open.
+func (p *page) waitConnected() {
+	p.t.Helper()
+	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+}
+
+// reload presses F5 and waits until the wasm app runs again.
+func (p *page) reload() {
+	p.t.Helper()
+	p.do(chromedp.Reload())
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+}
+
 // replay opens a scenario in replay mode and waits for window.__result.
 func (p *page) replay(scenario, rate, lang string) {
 	p.t.Helper()

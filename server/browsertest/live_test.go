@@ -55,12 +55,11 @@ const agentStatus = `document.querySelector('[data-testid="conversation"]').data
 func TestLiveTurnAndReloadMidGroup(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=live-reload&lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.waitConnected()
 	p.send("thị trường hôm nay")
 	// Mid-run: a running group with at least two tools.
 	p.waitJS(`document.querySelector('[data-kind="group"][data-state="running"]') && document.querySelectorAll('[data-kind="group"] [data-kind="tool"]').length >= 2`, 15*time.Second)
-	p.do(chromedp.Reload())
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.reload()
 	// The running group is there again and goes on.
 	p.waitJS(`document.querySelector('[data-kind="group"]')`, 10*time.Second)
 	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
@@ -84,7 +83,7 @@ func TestLiveTurnAndReloadMidGroup(t *testing.T) {
 func TestLiveStop(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=live-stop&lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.waitConnected()
 	p.send("/timeline")
 	p.waitJS(`document.querySelector('[data-testid="stop"]') && document.querySelector('[data-kind="group"] [data-kind="tool"]')`, 15*time.Second)
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="stop"]`)))
@@ -108,11 +107,10 @@ func TestLiveStop(t *testing.T) {
 func TestQuestionAndApprovalAcrossReload(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=live-qa&lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.waitConnected()
 	p.send("/question")
 	p.waitJS(`document.querySelector('[data-kind="question"][data-state="pending"]')`, 15*time.Second)
-	p.do(chromedp.Reload())
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.reload()
 	p.waitJS(`document.querySelector('[data-kind="question"][data-state="pending"]')`, 10*time.Second)
 	if n := eval[int](p, `document.querySelectorAll('[data-kind="question"]').length`); n != 1 {
 		t.Fatalf("%d questions after the reload", n)
@@ -127,8 +125,7 @@ func TestQuestionAndApprovalAcrossReload(t *testing.T) {
 
 	p.send("/approval")
 	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="pending"]')`, 15*time.Second)
-	p.do(chromedp.Reload())
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.reload()
 	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="pending"] button[data-decision="approve"]')`, 10*time.Second)
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="approve"]`)))
 	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="approved"]')`, 10*time.Second)
@@ -139,7 +136,7 @@ func TestQuestionAndApprovalAcrossReload(t *testing.T) {
 func TestLiveOverSSE(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=live-sse&transport=sse&lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state === "open"`, 10*time.Second)
+	p.waitConnected()
 	p.send("/parallel")
 	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="group"]')`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))
@@ -149,8 +146,7 @@ func TestLiveOverSSE(t *testing.T) {
 	p.waitJS(agentStatus+` === "running"`, 10*time.Second)
 	p.send("again")
 	p.waitJS(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes('already running')`, 10*time.Second)
-	p.do(chromedp.Reload())
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.reload()
 	p.waitJS(`document.querySelectorAll('[data-kind="user"]').length === 2`, 20*time.Second)
 	p.waitJS(agentStatus+` === "idle"`, 60*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))

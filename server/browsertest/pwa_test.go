@@ -51,8 +51,7 @@ func TestOfflineShell(t *testing.T) {
 	// The service worker caches the shell as it installs; give it a moment.
 	p.waitJS(`caches.keys().then(ks => ks.length > 0)`, 10*time.Second)
 	srv.Close()
-	p.do(chromedp.Reload())
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.reload()
 	p.waitJS(`document.querySelector('[data-testid="offline"]')`, 20*time.Second)
 	if eval[int](p, `document.querySelectorAll('[data-testid="composer"]').length`) != 1 {
 		t.Error("no composer offline")
