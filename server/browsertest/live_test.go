@@ -17,7 +17,11 @@ import (
 func serverView(t *testing.T, session string) map[string]any {
 	t.Helper()
 	st := state.New(state.DefaultOptions())
-	for _, ev := range agent.Session(session).Events() {
+	events, err := agent.Events(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
 		st.ApplyJSON(ev)
 	}
 	b, _ := json.Marshal(st.View())
