@@ -175,17 +175,17 @@ func TestBadScenarioNamesFileAndLine(t *testing.T) {
 	cases := map[string]struct{ body, want string }{
 		"actions": {good + `{"event": {"type": "content_block_start", "index": 1, "content_block": {"type": "approval_request", "approval_key": "k"}}}` + "\n" +
 			`{"event": {"type": "content_block_delta", "index": 1, "delta": {"action_requests": [1]}}}` + "\n" + end, "actions.jsonl:3:"},
-		"notjson":   {good + "{nope\n" + end, "notjson.jsonl:2:"},
-		"array":     {good + `{"event": [1, 2]}` + "\n" + end, "array.jsonl:2:"},
-		"unknown":   {good + `{"event": {"type": "no_such_event"}}` + "\n" + end, `unknown.jsonl:2: a "no_such_event" event`},
-		"noblock":   {good + `{"event": {"type": "content_block_start", "index": 1}}` + "\n" + end, "noblock.jsonl:2:"},
-		"typo":      {good + `{"sleep": 100}` + "\n" + end, "typo.jsonl:2:"},
-		"both":      {good + `{"sleep_ms": 100, "wait": "gate"}` + "\n" + end, "both.jsonl:2:"},
-		"wait":      {good + `{"wait": "approval"}` + "\n" + end, "wait.jsonl:2: \"wait\": \"approval\" with no pending"},
-		"waitkind":  {good + `{"wait": "forever"}` + "\n" + end, "waitkind.jsonl:2: unknown wait"},
-		"noend":     {good + `{"sleep_ms": 1}` + "\n", "noend.jsonl:1: the run does not end"},
-		"noevents":  {`{"sleep_ms": 1}` + "\n", "noevents.jsonl: no events"},
-		"negative":  {good + `{"sleep_ms": -1}` + "\n" + end, "negative.jsonl:2: sleep_ms is negative"},
+		"notjson":  {good + "{nope\n" + end, "notjson.jsonl:2:"},
+		"array":    {good + `{"event": [1, 2]}` + "\n" + end, "array.jsonl:2:"},
+		"unknown":  {good + `{"event": {"type": "no_such_event"}}` + "\n" + end, `unknown.jsonl:2: a "no_such_event" event`},
+		"noblock":  {good + `{"event": {"type": "content_block_start", "index": 1}}` + "\n" + end, "noblock.jsonl:2:"},
+		"typo":     {good + `{"sleep": 100}` + "\n" + end, "typo.jsonl:2:"},
+		"both":     {good + `{"sleep_ms": 100, "wait": "gate"}` + "\n" + end, "both.jsonl:2:"},
+		"wait":     {good + `{"wait": "approval"}` + "\n" + end, "wait.jsonl:2: \"wait\": \"approval\" with no pending"},
+		"waitkind": {good + `{"wait": "forever"}` + "\n" + end, "waitkind.jsonl:2: unknown wait"},
+		"noend":    {good + `{"sleep_ms": 1}` + "\n", "noend.jsonl:1: the run does not end"},
+		"noevents": {`{"sleep_ms": 1}` + "\n", "noevents.jsonl: no events"},
+		"negative": {good + `{"sleep_ms": -1}` + "\n" + end, "negative.jsonl:2: sleep_ms is negative"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -22,7 +22,8 @@ const MaxFrameBytes = 64 << 10
 const keepAlive = 20 * time.Second
 
 // writeTimeout bounds one write to a stream: a client that stops reading
-// is dropped (it resumes from its last id when it comes back).
+// is dropped (it resumes from its last id when it comes back). It stands
+// in for the server's WriteTimeout, which a stream cannot live with.
 const writeTimeout = 10 * time.Second
 
 // Handler serves PROTOCOL.md's endpoints for the demo agent under /api/.
@@ -136,8 +137,13 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFrameBytes))
-	if err != nil {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
 		apiError(w, http.StatusRequestEntityTooLarge, "invalid_request", "the command is larger than 64 KiB")
+		return
+	case err != nil:
+		apiError(w, http.StatusBadRequest, "invalid_request", "the command could not be read")
 		return
 	}
 	f, err := state.DecodeClientFrame(body)
@@ -192,12 +198,4 @@ func originAllowed(r *http.Request, patterns []string) bool {
 		}
 	}
 	return false
-}
-
-// noStreamDeadlines lifts the server's read and write timeouts from a
-// stream's connection: it lives for hours, and its writes bound themselves.
-func noStreamDeadlines(w http.ResponseWriter) {
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Time{})
-	rc.SetWriteDeadline(time.Time{})
 }

@@ -292,7 +292,6 @@ func TestResetFrame(t *testing.T) {
 	assert.Equal(t, "", *reset.id, "an empty id: clears Last-Event-ID")
 }
 
-
 func mustAtoi(t *testing.T, s string) int {
 	t.Helper()
 	n, err := strconv.Atoi(s)

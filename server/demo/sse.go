@@ -16,7 +16,6 @@ func (h *Handler) serveSSE(w http.ResponseWriter, r *http.Request, s *Session) {
 		apiError(w, http.StatusInternalServerError, "internal", "streaming unsupported")
 		return
 	}
-	noStreamDeadlines(w)
 	rc := http.NewResponseController(w)
 	last := r.Header.Get("Last-Event-ID")
 	if last == "" {

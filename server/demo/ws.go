@@ -16,7 +16,6 @@ import (
 // log has no such id), then the live ones; its other frames are commands,
 // answered with a command_result when they carry a command_id (RESET.md).
 func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
-	noStreamDeadlines(w)
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.OriginPatterns})
 	if err != nil {
 		return // Accept wrote the error (a bad origin is refused here)

@@ -141,17 +141,16 @@ func (f filesOnly) Open(name string) (http.File, error) {
 	return file, nil
 }
 
-// streamsWithoutDeadlines lifts the server's read and write timeouts from
-// the connection of a stream (a WebSocket upgrade or an EventSource's GET)
-// before the API (the demo agent, or the proxy to a backend) takes it:
-// streams live for hours. Everything else keeps them.
+// streamsWithoutDeadlines lifts the server's write timeout from an
+// EventSource's GET before the API (the demo agent, or the proxy to a
+// backend) streams it: a stream lives for hours, and bounds each write
+// itself if it wants to. net/http already lifts the read deadline of a
+// request without a body once the handler runs, and every deadline of a
+// hijacked connection (a WebSocket). Everything else keeps its timeouts.
 func streamsWithoutDeadlines(api http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && (strings.EqualFold(r.Header.Get("Upgrade"), "websocket") ||
-			strings.Contains(r.Header.Get("Accept"), "text/event-stream")) {
-			rc := http.NewResponseController(w)
-			rc.SetReadDeadline(time.Time{})
-			rc.SetWriteDeadline(time.Time{})
+		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		}
 		api.ServeHTTP(w, r)
 	})
