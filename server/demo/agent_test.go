@@ -80,8 +80,8 @@ func TestNegativeLastEventIDReplaysEverything(t *testing.T) {
 	a := newTestAgent(t)
 	s := attach(t, a, "neg")
 	require.NoError(t, a.Handle(s, message("/error")))
-	collect(t, s, "", func(st *state.Store) bool { return st.Status() == state.StatusError })
-	events, _ := a.Events("neg")
+	settle(t, s)
+	events := mustEvents(t, a, "neg")
 	for _, last := range []string{"-5", "-1", "0", "-99999999999999999999999"} {
 		sub, err := s.Subscribe(last)
 		require.NoError(t, err)

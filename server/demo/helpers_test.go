@@ -124,6 +124,14 @@ func runDone(s *Session) <-chan struct{} {
 	return s.running.done
 }
 
+// settle waits until the session's run (if any) has ended and its events
+// are stored: what Events returns is then the whole log.
+func settle(t *testing.T, s *Session) {
+	t.Helper()
+	<-runDone(s)
+	require.NoError(t, s.waitStored())
+}
+
 func storeOf(events [][]byte) *state.Store {
 	st := state.New(state.DefaultOptions())
 	for _, ev := range events {

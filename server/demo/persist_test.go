@@ -105,7 +105,7 @@ func TestHistoryOfUnknownSessionsCreatesNothing(t *testing.T) {
 	defer srv.Close()
 	victim := attach(t, a, "victim")
 	require.NoError(t, a.Handle(victim, message("/error")))
-	collect(t, victim, "", func(st *state.Store) bool { return st.Status() == state.StatusError })
+	settle(t, victim)
 	victim.Detach()
 	n := len(mustEvents(t, a, "victim"))
 	for i := range 1100 {
