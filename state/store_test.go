@@ -69,6 +69,28 @@ func TestDuplicatesDroppedNotCounted(t *testing.T) {
 	assert.Equal(t, Dropped, ch.Outcome)
 }
 
+// TestNegativeEventIDsInOrder: a backend counting up from below zero
+// (-5, -4, ...) is in order, and its events after -1 are not dropped as
+// if "-1" sorted before "-5" as text (issue 8, defect 6).
+func TestNegativeEventIDsInOrder(t *testing.T) {
+	s := apply(t,
+		`{"type":"message_start","message":{"id":"m"},"event_id":-5}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"a"},"event_id":"-3"}`,
+		`{"type":"content_block_stop","index":0,"event_id":-1}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"b"},"event_id":0}`,
+		`{"type":"content_block_stop","index":1,"event_id":"2"}`,
+	)
+	require.Len(t, s.Items(), 2, "every event after -5 is applied")
+	assert.Equal(t, "b", s.Items()[1].Text)
+	assert.Equal(t, "2", s.LastEventID().String())
+
+	s = apply(t, `{"type":"ping","event_id":-1}`)
+	assert.Equal(t, Dropped, s.ApplyJSON([]byte(`{"type":"ping","event_id":"-5"}`)).Outcome, "-5 is before -1")
+	assert.Equal(t, Dropped, s.ApplyJSON([]byte(`{"type":"ping","event_id":-1}`)).Outcome)
+	assert.Equal(t, Applied, s.ApplyJSON([]byte(`{"type":"ping","event_id":"0"}`)).Outcome)
+	assert.Equal(t, "0", s.LastEventID().String())
+}
+
 func TestInvalidEventIDStillSeen(t *testing.T) {
 	s := apply(t, `{"type":"bogus","event_id":"5"}`, `{"type":"ping","event_id":"5"}`)
 	assert.Equal(t, 1, s.SkippedCount())
