@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,13 +102,7 @@ func (s *Store) loadAssistant(m *wire.HistoryMessage) {
 // activity parts, activity_parts come first, then the text parts.
 func (s *Store) loadParts(m *wire.HistoryMessage) {
 	s.dialectText = nil
-	hasActivity := false
-	for i := range m.Parts {
-		if m.Parts[i].Type == "activity" {
-			hasActivity = true
-			break
-		}
-	}
+	hasActivity := slices.ContainsFunc(m.Parts, func(p wire.HistoryPart) bool { return p.Type == "activity" })
 	if !hasActivity {
 		for i := range m.ActivityParts {
 			a := m.ActivityParts[i]

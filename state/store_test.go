@@ -1,7 +1,7 @@
 package state
 
 import (
-	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,20 +31,18 @@ const msgStop = `{"type":"message_stop"}`
 const groupStart = `{"type":"group_start","index":0}`
 
 func toolUse(idx int, id, name, label string) string {
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"tool_use","id":"` + id + `","name":"` + name + `","input":{"q":1},"tool_content_message":"` + label + `"}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"tool_use","id":"` + id + `","name":"` + name + `","input":{"q":1},"tool_content_message":"` + label + `"}}`
 }
 
 func toolResult(idx int, id, status, content string) string {
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"tool_result","tool_use_id":"` + id + `","tool_name":"x","content":"` + content + `","status":"` + status + `"}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"tool_result","tool_use_id":"` + id + `","tool_name":"x","content":"` + content + `","status":"` + status + `"}}`
 }
 
-func stop(idx int) string { return `{"type":"content_block_stop","index":` + itoa(idx) + `}` }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+func stop(idx int) string { return `{"type":"content_block_stop","index":` + strconv.Itoa(idx) + `}` }
 
 func approvalReq(idx int, key string, actions string) string {
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"approval_request","approval_key":"` + key + `"}}` + "\n" +
-		`{"type":"content_block_delta","index":` + itoa(idx) + `,"delta":{"action_requests":` + actions + `,"review_configs":[{"action_name":"run_sql","allowed_decisions":["approve","edit","reject","respond"]}],"timeout_seconds":60}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"approval_request","approval_key":"` + key + `"}}` + "\n" +
+		`{"type":"content_block_delta","index":` + strconv.Itoa(idx) + `,"delta":{"action_requests":` + actions + `,"review_configs":[{"action_name":"run_sql","allowed_decisions":["approve","edit","reject","respond"]}],"timeout_seconds":60}}`
 }
 
 func lines(ss ...string) []string {
