@@ -338,6 +338,20 @@ func TestChangesNameOnlyWhatChanged(t *testing.T) {
 	assert.True(t, ch.List)
 }
 
+// TestChangesNeverNameAStep: a new tool in a group is announced by its
+// group only, as Changes.Items promises, never as a top-level item itself.
+func TestChangesNeverNameAStep(t *testing.T) {
+	s := apply(t, msgStart, groupStart)
+	ch := s.ApplyJSON([]byte(toolUse(1, "t", "x", "T")))
+	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items)
+	ch = s.ApplyJSON([]byte(toolResult(2, "orphan", "success", "ok")))
+	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items, "a result with no tool yet")
+
+	s = apply(t, msgStart)
+	ch = s.ApplyJSON([]byte(toolUse(1, "t", "x", "T")))
+	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items, "a tool outside a group is top-level")
+}
+
 func TestLongTextStreamsIncrementally(t *testing.T) {
 	s := apply(t, msgStart, `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"x"}}`)
 	for i := 0; i < 1000; i++ {
