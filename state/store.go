@@ -7,7 +7,10 @@
 package state
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"stepwise/state/wire"
@@ -578,7 +581,10 @@ func (s *Store) setStatus(st AgentStatus) {
 		return
 	}
 	if s.status == StatusRunning {
-		for it := range s.active {
+		// In the order they were added, so revisions and Changes do not
+		// depend on the map's order.
+		byKey := func(a, b *Item) int { return cmp.Compare(a.Key, b.Key) }
+		for _, it := range slices.SortedFunc(maps.Keys(s.active), byKey) {
 			it.Tool.Status = ToolInterrupted
 			s.touch(it)
 		}

@@ -1,6 +1,8 @@
 package state
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -350,6 +352,23 @@ func TestChangesNeverNameAStep(t *testing.T) {
 	s = apply(t, msgStart)
 	ch = s.ApplyJSON([]byte(toolUse(1, "t", "x", "T")))
 	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items, "a tool outside a group is top-level")
+}
+
+// TestEndOfRunIsDeterministic: the tools a run's end interrupts change in
+// the order they were added, not in a map's order, so the same stream
+// gives the same Changes and revisions every time.
+func TestEndOfRunIsDeterministic(t *testing.T) {
+	for range 20 {
+		s := apply(t, msgStart)
+		for i := range 12 {
+			applyTo(s, toolUse(i, "t"+strconv.Itoa(i), "x", "T"))
+		}
+		ch := s.ApplyJSON([]byte(`{"type":"terminal_user_stopped"}`))
+		require.Len(t, ch.Items, 13)
+		assert.Equal(t, KindStopped, ch.Items[0].Kind)
+		assert.True(t, slices.IsSortedFunc(ch.Items[1:], func(a, b *Item) int { return cmp.Compare(a.Key, b.Key) }),
+			"interrupted in the order they were added")
+	}
 }
 
 func TestLongTextStreamsIncrementally(t *testing.T) {
