@@ -11,7 +11,8 @@ import (
 
 // LoadHistory replaces the store's content with a history: items built from
 // its messages, the pending approval, the sources panel, the agent status and
-// the last event id to resume after (PROTOCOL.md section 4).
+// the last event id to resume after (PROTOCOL.md section 4). Like Apply,
+// it may keep parts of h.
 func (s *Store) LoadHistory(h *wire.History) Changes {
 	*s = *New(s.opts)
 	s.begin()
