@@ -3,8 +3,12 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"stepwise/state/wire"
 )
 
 // NoPreference is the answer sent for a skipped question.
@@ -36,7 +40,7 @@ func (e *AnswerError) Error() string {
 // carries (PROTOCOL.md section 5): the chosen label; for multiSelect the
 // labels joined by ", " in the options' order; the typed text for the
 // free-text option; NoPreference for a skipped question.
-func BuildAnswers(questions []Question, choices []Choice) (map[string]string, error) {
+func BuildAnswers(questions []wire.Question, choices []Choice) (map[string]string, error) {
 	if len(choices) != len(questions) {
 		return nil, fmt.Errorf("%d choices for %d questions", len(choices), len(questions))
 	}
@@ -96,12 +100,12 @@ func (e *DecisionError) Error() string {
 // CheckDecisions verifies decisions before they are sent: one per action, in
 // order, each allowed for its action, an edit with a JSON object for args
 // (PROTOCOL.md sections 1 and 6; the middleware refuses anything else).
-func CheckDecisions(card *ApprovalCard, decisions []Decision) error {
+func CheckDecisions(card *ApprovalCard, decisions []wire.Decision) error {
 	if len(decisions) != len(card.Actions) {
 		return &DecisionError{-1, fmt.Sprintf("%d decisions for %d actions", len(decisions), len(card.Actions))}
 	}
 	for i, d := range decisions {
-		if !allowed(card.Actions[i].Allowed, d.Type) {
+		if !slices.Contains(card.Actions[i].Allowed, d.Type) {
 			return &DecisionError{i, fmt.Sprintf("decision %q is not allowed", d.Type)}
 		}
 		if d.Type == "edit" {
@@ -116,24 +120,15 @@ func CheckDecisions(card *ApprovalCard, decisions []Decision) error {
 	return nil
 }
 
-func allowed(list []string, t string) bool {
-	for _, a := range list {
-		if a == t {
-			return true
-		}
-	}
-	return false
-}
-
 // ParseEditedArgs validates the text of the arguments editor: it must be a
 // JSON object. It returns the compacted object.
 func ParseEditedArgs(text string) (json.RawMessage, error) {
 	t := strings.TrimSpace(text)
 	if !json.Valid([]byte(t)) {
-		return nil, fmt.Errorf("not valid JSON")
+		return nil, errors.New("not valid JSON")
 	}
 	if !strings.HasPrefix(t, "{") {
-		return nil, fmt.Errorf("arguments must be a JSON object")
+		return nil, errors.New("arguments must be a JSON object")
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(t)); err != nil {

@@ -1,6 +1,10 @@
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"stepwise/state/wire"
+)
 
 // Kind is an item's kind, as REPLAY.md and DOM.md name them.
 type Kind string
@@ -82,7 +86,7 @@ func (it *Item) stepLabel() string {
 type Tool struct {
 	ID     string
 	Name   string
-	Label  string // tool_content_message, else the readable name
+	Label  string // tool_content_message or an activity's name, else the readable name
 	Status ToolStatus
 	Input  json.RawMessage // a JSON value; "{}" when none was sent
 	// Result is the result text, nil until a result arrives.
@@ -158,7 +162,7 @@ type QuestionForm struct {
 	State       QuestionState
 	// Questions are as sent, each with a free-text option added at the end
 	// when it had none (its Label is empty: the UI shows "Other").
-	Questions      []Question
+	Questions      []wire.Question
 	Answers        map[string]string // nil until answered
 	TimeoutSeconds float64
 	CreatedAt      string // from history, when known
@@ -203,7 +207,8 @@ type ActivityInfo struct {
 	Icon string
 }
 
-// DefaultTimeoutSeconds is a question's countdown when none is sent.
+// DefaultTimeoutSeconds is the countdown of a question or approval that
+// sends no timeout_seconds (PROTOCOL.md section 5).
 const DefaultTimeoutSeconds = 600
 
 // Tool returns the tool item action i concerns, or nil.

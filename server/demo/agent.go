@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // DefaultMaxAge is how long an unused session is kept.
@@ -250,7 +251,7 @@ func (a *Agent) Release(sessionID string) bool {
 // Handle carries out a client frame: a message starts a scenario, an
 // approval answers the pending one, stop ends the run. It returns once
 // what the frame caused is in the data file.
-func (a *Agent) Handle(s *Session, f state.ClientFrame) error {
+func (a *Agent) Handle(s *Session, f wire.ClientFrame) error {
 	var err error
 	switch f.Type {
 	case "user_message":

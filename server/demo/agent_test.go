@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 func TestEveryScenarioPlaysToTheEnd(t *testing.T) {
@@ -31,10 +32,10 @@ func TestEveryScenarioPlaysToTheEnd(t *testing.T) {
 						for _, q := range key.Questions {
 							answer[q.Question] = q.Options[0].Label
 						}
-						require.NoError(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: key.ApprovalKey, Answers: answer}))
+						require.NoError(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: key.ApprovalKey, Answers: answer}))
 					} else {
-						require.NoError(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: p.Approval.ApprovalKey,
-							Decisions: []state.Decision{{Type: "approve"}}}))
+						require.NoError(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: p.Approval.ApprovalKey,
+							Decisions: []wire.Decision{{Type: "approve"}}}))
 					}
 				}
 				return st.Status() != state.StatusRunning && len(st.Items()) > 1
@@ -146,10 +147,10 @@ func TestRejectedToolNeverRuns(t *testing.T) {
 	st := collect(t, s, "", func(st *state.Store) bool { return st.Pending() != nil })
 	key := st.Pending().Approval.ApprovalKey
 	assert.Equal(t, "s1_ap.1", key, "keys are unique to the run")
-	assert.Error(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: key,
-		Decisions: []state.Decision{{Type: "approve"}, {Type: "approve"}}}), "one decision per action")
-	require.NoError(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: key,
-		Decisions: []state.Decision{{Type: "reject", Message: "không"}}}))
+	assert.Error(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: key,
+		Decisions: []wire.Decision{{Type: "approve"}, {Type: "approve"}}}), "one decision per action")
+	require.NoError(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: key,
+		Decisions: []wire.Decision{{Type: "reject", Message: "không"}}}))
 	st = collect(t, s, "", idle)
 	tool := st.Tool("ap-2.1")
 	require.NotNil(t, tool)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // gated holds its run at a gate with two tools running, until the test
@@ -86,16 +87,16 @@ func collect(t *testing.T, s *Session, last string, cond func(*state.Store) bool
 
 func idle(st *state.Store) bool { return st.Status() == state.StatusIdle && len(st.Items()) > 0 }
 
-func frame(s string) state.ClientFrame {
-	f, err := state.DecodeClientFrame([]byte(s))
+func frame(s string) wire.ClientFrame {
+	f, err := wire.DecodeClientFrame([]byte(s))
 	if err != nil {
 		panic(err)
 	}
 	return f
 }
 
-func message(text string) state.ClientFrame {
-	b, _ := json.Marshal(state.NewUserMessage("", text))
+func message(text string) wire.ClientFrame {
+	b, _ := json.Marshal(wire.NewUserMessage("", text))
 	return frame(string(b))
 }
 

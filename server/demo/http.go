@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // MaxFrameBytes bounds a client frame (WebSocket message or command body).
@@ -47,7 +47,7 @@ func (h *Handler) Drops() int64 { return h.drops.Load() }
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, "/api/sessions/")
 	id, endpoint, ok2 := strings.Cut(rest, "/")
-	if !ok || !ok2 || !validSessionID(id) {
+	if !ok || !ok2 || !wire.ValidSessionID(id) {
 		apiError(w, http.StatusNotFound, "not_found", "no such endpoint")
 		return
 	}
@@ -74,18 +74,6 @@ func (h *Handler) withSession(w http.ResponseWriter, id string, serve func(*Sess
 	}
 	defer s.Detach()
 	serve(s)
-}
-
-func validSessionID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
 }
 
 func apiError(w http.ResponseWriter, code int, kind, msg string) {
@@ -146,7 +134,7 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 		apiError(w, http.StatusBadRequest, "invalid_request", "the command could not be read")
 		return
 	}
-	f, err := state.DecodeClientFrame(body)
+	f, err := wire.DecodeClientFrame(body)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, "invalid_request", "the command is not valid JSON: "+err.Error())
 		return

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 //go:embed scenarios/*.jsonl
@@ -212,7 +213,7 @@ func (v *validator) apply(ev []byte) state.Changes {
 }
 
 func (v *validator) event(raw json.RawMessage) error {
-	if _, err := state.DecodeEvent(raw); err != nil {
+	if _, err := wire.DecodeEvent(raw); err != nil {
 		return fmt.Errorf("not a stream event: %v", err)
 	}
 	var probe struct {

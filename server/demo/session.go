@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Limits that keep one session bounded, in the data file and in memory.
@@ -70,7 +71,7 @@ type run struct {
 type approvalAnswer struct {
 	key       string
 	answers   map[string]string
-	decisions []state.Decision
+	decisions []wire.Decision
 }
 
 func newSession(a *Agent, id string) *Session {

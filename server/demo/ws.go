@@ -8,7 +8,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // serveWS speaks the WebSocket transport: the client subscribes with the
@@ -42,7 +42,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
 			CommandID string `json:"command_id"`
 		}
 		json.Unmarshal(data, &meta)
-		f, err := state.DecodeClientFrame(data)
+		f, err := wire.DecodeClientFrame(data)
 		if err != nil {
 			if meta.CommandID != "" {
 				write(commandResult(meta.CommandID, err))
