@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,22 +87,27 @@ func (cl *wsClient) events() int {
 	return n
 }
 
-// toolsStillOpen lists the tools the store shows running or awaiting.
-func toolsStillOpen(st *state.Store) []string {
-	var open []string
+// toolsWith lists the tools the store shows with one of these statuses.
+func toolsWith(st *state.Store, statuses ...state.ToolStatus) []string {
+	var ids []string
 	var walk func([]*state.Item)
 	walk = func(items []*state.Item) {
 		for _, it := range items {
 			if it.Kind == state.KindGroup {
 				walk(it.Group.Steps)
 			}
-			if it.Kind == state.KindTool && (it.Tool.Status == state.ToolActive || it.Tool.Status == state.ToolAwaiting) {
-				open = append(open, it.Tool.ID)
+			if it.Kind == state.KindTool && slices.Contains(statuses, it.Tool.Status) {
+				ids = append(ids, it.Tool.ID)
 			}
 		}
 	}
 	walk(st.Items())
-	return open
+	return ids
+}
+
+// toolsStillOpen lists the tools the store shows running or awaiting.
+func toolsStillOpen(st *state.Store) []string {
+	return toolsWith(st, state.ToolActive, state.ToolAwaiting)
 }
 
 // TestRestartMidRun: the server is killed (SIGKILL) while it plays /long
@@ -133,6 +139,8 @@ func TestRestartMidRun(t *testing.T) {
 	assert.Empty(t, cl.frames, "no reset: the server has every event the client saw")
 	assert.Equal(t, state.StatusError, cl.store.Status())
 	assert.Empty(t, toolsStillOpen(cl.store), "every open tool got its result")
+	assert.Empty(t, toolsWith(cl.store, state.ToolInterrupted),
+		"open tools got cancelled results (a bare terminal event would leave them interrupted)")
 	items := cl.store.Items()
 	last := items[len(items)-1]
 	require.Equal(t, state.KindError, last.Kind)
