@@ -41,14 +41,13 @@ type Session struct {
 	agent *Agent
 
 	mu      sync.Mutex
-	stored  *sync.Cond   // signalled when durable grows
-	store   *state.Store // every event emitted, stored or not
-	count   int          // events in the log: the newest id
-	bytes   int64        // their size
-	durable int          // events stored and sent: ids 1..durable
-	pending [][]byte     // events durable+1..count, on their way to the file
-	status  state.AgentStatus
-	// status is the agent status after event durable: what clients can know.
+	stored  *sync.Cond        // signalled when durable grows
+	store   *state.Store      // every event emitted, stored or not
+	count   int               // events in the log: the newest id
+	bytes   int64             // their size
+	durable int               // events stored and sent: ids 1..durable
+	pending [][]byte          // events durable+1..count, on their way to the file
+	status  state.AgentStatus // after event durable: what clients can know
 
 	inFile     bool      // the data file has this session
 	gone       bool      // it had it, and it expired; nothing new since
