@@ -94,7 +94,7 @@ func New(cfg Config) (http.Handler, error) {
 		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
 	mux.Handle("/", h)
-	return securityHeaders(cfg, mux), nil
+	return securityHeaders(cfg, compressText(mux)), nil
 }
 
 // securityHeaders sets a strict policy: go-app's page loads its scripts
