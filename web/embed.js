@@ -197,5 +197,8 @@
     stop: function () { post({ type: "stepwise:stop" }); },
     on: function (name, fn) { (listeners[name] = listeners[name] || []).push(fn); }
   };
-  if (document.body) mount(); else document.addEventListener("DOMContentLoaded", mount);
+  // The launcher goes in as soon as there is a body; an inline target may
+  // come later in the page than this script.
+  if (document.body && (data.mode !== "inline" || document.readyState !== "loading")) mount();
+  else document.addEventListener("DOMContentLoaded", mount);
 })();
