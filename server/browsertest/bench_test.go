@@ -63,6 +63,7 @@ func TestBench(t *testing.T) {
 	}
 
 	benchStartup(t)
+	benchEmbed(t)
 
 	for _, f := range []string{"app.wasm", "app.wasm.gz", "app.wasm.br"} {
 		if st, err := os.Stat(filepath.Join("..", "..", "web", f)); err == nil {
@@ -71,10 +72,11 @@ func TestBench(t *testing.T) {
 	}
 }
 
-// TestBenchStartup is the start-up part of TestBench alone.
+// TestBenchStartup is the start-up and embed parts of TestBench alone.
 func TestBenchStartup(t *testing.T) {
 	skipUnlessBench(t)
 	benchStartup(t)
+	benchEmbed(t)
 }
 
 func skipUnlessBench(t *testing.T) {

@@ -224,3 +224,25 @@ func reactPeerServer(t *testing.T) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// benchEmbed prints what a host page transfers for Stepwise over issue 13's
+// link before its panel is opened, and when its own load event fires, for
+// each data-load mode (eager is what every host page paid before).
+func benchEmbed(t *testing.T) {
+	fmt.Printf("\nembed over a %s link: bytes the app's server sent to a host page before the panel was opened, and the host page's load event\n", link20.name)
+	for _, mode := range []string{"open", "idle", "eager"} {
+		s := newEmbedSite(t, `data-session="bench-embed" data-lang="en" data-load="`+mode+`" async`, "")
+		p := newPage(t)
+		p.throttle(link20)
+		p.do(chromedp.Navigate(s.host + "/"))
+		p.waitJS(hostIdle, 60*time.Second)
+		load := eval[float64](p, `performance.getEntriesByType("navigation")[0].loadEventEnd`)
+		note := "after the host page's load and two idle callbacks"
+		if mode != "open" {
+			p.waitJS(`__events.includes("ready")`, 60*time.Second)
+			note = "once the app, loaded unopened, said it was ready"
+		}
+		fmt.Printf("  data-load=%-6s %9d bytes %s; host load event at %.0f ms\n", mode, s.sent.Load(), note, load)
+		p.close()
+	}
+}
