@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Config is what a page was asked to do, read from its URL.
@@ -113,15 +114,17 @@ func ConfigFromURL(base Config, u *url.URL) Config {
 	return c
 }
 
-// cleanSessionID keeps ids to a safe alphabet, so they can go in paths.
+// cleanSessionID keeps the characters wire.ValidSessionID accepts, at most
+// wire.MaxSessionIDLen of them, so a mistyped id still names a valid session
+// ("" when nothing is left).
 func cleanSessionID(id string) string {
 	var b strings.Builder
 	for _, r := range id {
-		if r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-		}
-		if b.Len() >= 64 {
+		if b.Len() == wire.MaxSessionIDLen {
 			break
+		}
+		if wire.ValidSessionID(string(r)) {
+			b.WriteRune(r)
 		}
 	}
 	return b.String()

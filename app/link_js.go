@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"sync"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Events are a transport's callbacks. They run on the transport's
 // goroutine or in browser callbacks: hand them to the UI goroutine.
 type Events struct {
-	OnHistory func(*state.History)
+	OnHistory func(*wire.History)
 	OnFrame   func([]byte)
 	OnState   func(ConnState)
 	OnError   func(error)
@@ -26,7 +26,7 @@ type link struct {
 	Events
 
 	mu    sync.Mutex
-	last  state.EventID
+	last  wire.EventID
 	queue [][]byte
 }
 
@@ -44,11 +44,11 @@ func (l *link) loadHistory() error {
 	if err != nil {
 		return err
 	}
-	h, err := state.DecodeHistory(body)
+	h, err := wire.DecodeHistory(body)
 	if err != nil {
 		return err
 	}
-	if id, ok := state.ParseEventID(h.LastEventID); ok {
+	if id, ok := wire.ParseEventID(h.LastEventID); ok {
 		l.last = id
 	}
 	l.OnHistory(h)
@@ -56,7 +56,7 @@ func (l *link) loadHistory() error {
 }
 
 // deliver passes a frame on, unless its id shows it was delivered before.
-func (l *link) deliver(frame []byte, id state.EventID) {
+func (l *link) deliver(frame []byte, id wire.EventID) {
 	if !id.IsZero() {
 		if !l.last.IsZero() && id.Compare(l.last) <= 0 {
 			return
@@ -83,13 +83,13 @@ func (l *link) takeQueueLocked() [][]byte {
 }
 
 // frameID reads a frame's event_id, if it has one.
-func frameID(frame []byte) state.EventID {
+func frameID(frame []byte) wire.EventID {
 	var idOnly struct {
 		EventID json.RawMessage `json:"event_id"`
 	}
 	if json.Unmarshal(frame, &idOnly) != nil {
-		return state.EventID{}
+		return wire.EventID{}
 	}
-	id, _ := state.ParseEventID(idOnly.EventID)
+	id, _ := wire.ParseEventID(idOnly.EventID)
 	return id
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Live connects a session to its backend over WebSocket: it loads the
@@ -93,7 +93,7 @@ func (l *Live) session(ctx context.Context) error {
 	}
 	c.SetReadLimit(16 << 20)
 	defer c.CloseNow()
-	sub, _ := json.Marshal(state.NewSubscribe(l.Config.SessionID, l.last))
+	sub, _ := json.Marshal(wire.NewSubscribe(l.Config.SessionID, l.last))
 	if err := c.Write(ctx, websocket.MessageText, sub); err != nil {
 		return err
 	}

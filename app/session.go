@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Conn sends client frames to the backend.
@@ -61,11 +62,11 @@ func (s *Session) SendMessage(text string) error {
 	if text == "" {
 		return ErrEmptyMessage
 	}
-	if err := s.Conn.Send(state.NewUserMessage(s.ID, text)); err != nil {
+	if err := s.Conn.Send(wire.NewUserMessage(s.ID, text)); err != nil {
 		return err
 	}
 	if s.Echo {
-		ev := state.Event{Type: "user_message", Text: &text}
+		ev := wire.Event{Type: "user_message", Text: &text}
 		s.Store.Apply(&ev)
 	}
 	return nil
@@ -73,11 +74,11 @@ func (s *Session) SendMessage(text string) error {
 
 // Answer sends a question form's answers.
 func (s *Session) Answer(key string, answers map[string]string) error {
-	return s.Conn.Send(state.NewAnswers(s.ID, key, answers))
+	return s.Conn.Send(wire.NewAnswers(s.ID, key, answers))
 }
 
 // Decide sends a tool approval's decisions, checked first.
-func (s *Session) Decide(key string, decisions []state.Decision) error {
+func (s *Session) Decide(key string, decisions []wire.Decision) error {
 	it := s.Store.Approval(key)
 	if it == nil || it.Approval == nil {
 		return errors.New("no such approval: " + key)
@@ -85,10 +86,10 @@ func (s *Session) Decide(key string, decisions []state.Decision) error {
 	if err := state.CheckDecisions(it.Approval, decisions); err != nil {
 		return err
 	}
-	return s.Conn.Send(state.NewDecisions(s.ID, key, decisions))
+	return s.Conn.Send(wire.NewDecisions(s.ID, key, decisions))
 }
 
 // Stop asks the agent to stop.
 func (s *Session) Stop() error {
-	return s.Conn.Send(state.NewStop(s.ID))
+	return s.Conn.Send(wire.NewStop(s.ID))
 }

@@ -9,7 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // SSE connects a session over Server-Sent Events, for backends or proxies
@@ -55,7 +55,7 @@ func (s *SSE) connect(attempt int) {
 		return nil
 	}))
 	es.Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
-		s.deliver([]byte(args[0].Get("data").String()), state.MakeEventID(args[0].Get("lastEventId").String()))
+		s.deliver([]byte(args[0].Get("data").String()), wire.MakeEventID(args[0].Get("lastEventId").String()))
 		return nil
 	}))
 	es.Set("onerror", js.FuncOf(func(this js.Value, args []js.Value) any {

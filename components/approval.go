@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // ApprovalView is a tool approval card (PROTOCOL.md section 6): one button
@@ -192,7 +193,7 @@ func (v *ApprovalView) send(ctx app.Context, e app.Event) {
 		return // a second click sends nothing
 	}
 	a := v.Item.Approval
-	decisions := make([]state.Decision, len(a.Actions))
+	decisions := make([]wire.Decision, len(a.Actions))
 	for i, act := range a.Actions {
 		switch v.chosen[i] {
 		case "":
@@ -204,11 +205,11 @@ func (v *ApprovalView) send(ctx app.Context, e app.Event) {
 				v.errMsg = T("approval.invalid_json", err.Error())
 				return
 			}
-			decisions[i] = state.Decision{Type: "edit", EditedAction: &state.EditedAction{Name: act.Name, Args: args}}
+			decisions[i] = wire.Decision{Type: "edit", EditedAction: &wire.EditedAction{Name: act.Name, Args: args}}
 		case "reject", "respond":
-			decisions[i] = state.Decision{Type: v.chosen[i], Message: v.message[i]}
+			decisions[i] = wire.Decision{Type: v.chosen[i], Message: v.message[i]}
 		default:
-			decisions[i] = state.Decision{Type: v.chosen[i]}
+			decisions[i] = wire.Decision{Type: v.chosen[i]}
 		}
 	}
 	if err := state.CheckDecisions(a, decisions); err != nil {

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // The actions components raise for the session controller; their values
@@ -25,7 +25,7 @@ type AnswerCommand struct {
 // DecideCommand answers a tool approval.
 type DecideCommand struct {
 	Key       string
-	Decisions []state.Decision
+	Decisions []wire.Decision
 }
 
 // firstSeen remembers when this page first showed each approval, for the

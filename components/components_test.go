@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // storeOf applies JSONL events to a new store.
@@ -67,7 +68,7 @@ func TestRunningGroupShowsNewestThree(t *testing.T) {
 
 func TestGroupFromHistoryStartsCollapsed(t *testing.T) {
 	SetLanguage("vi")
-	h, err := state.DecodeHistory([]byte(`{"agent_status":"idle","messages":[
+	h, err := wire.DecodeHistory([]byte(`{"agent_status":"idle","messages":[
 		{"role":"assistant","tool_calls":[{"id":"a","name":"x"}],"display_type":"group_start","summary":"Xong"},
 		{"role":"tool","tool_call_id":"a","status":"success","content":"ok","display_type":"group_end","summary":"Xong"}]}`))
 	require.NoError(t, err)

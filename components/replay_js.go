@@ -14,7 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	client "stepwise/app"
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // startReplay plays the configured file through the real store and
@@ -61,7 +61,7 @@ func exposeView(r *Root) {
 // ?transport=sse, Server-Sent Events.
 func startLive(ctx app.Context, r *Root) {
 	ev := client.Events{
-		OnHistory: func(h *state.History) {
+		OnHistory: func(h *wire.History) {
 			ctx.Dispatch(func(ctx app.Context) { r.onHistory(ctx, h) })
 		},
 		OnFrame: func(frame []byte) {

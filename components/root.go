@@ -5,6 +5,7 @@ import (
 
 	client "stepwise/app"
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // chunkSize is how many top-level items one ChunkView holds. A render of
@@ -73,7 +74,7 @@ func (r *Root) OnMount(ctx app.Context) {
 }
 
 // onHistory replaces the conversation with a loaded history.
-func (r *Root) onHistory(ctx app.Context, h *state.History) {
+func (r *Root) onHistory(ctx app.Context, h *wire.History) {
 	r.sess.Store.LoadHistory(h)
 	if r.embed != nil {
 		r.embed.observe(r.sess.Store)

@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-)
 
-// ActivityMarker prefixes a legacy copy of an activity sent as text.
-const ActivityMarker = "__STREAM_ACTIVITY__"
+	"stepwise/state/wire"
+)
 
 var defaultActivityIcons = map[string]string{
 	"tool_call":          "🔧",
@@ -33,11 +32,11 @@ func (s *Store) beginDialectTurn() {
 // applyDialectText handles text_output_stream. It reports false for a
 // legacy marker whose JSON cannot be read.
 func (s *Store) applyDialectText(text string) bool {
-	if rest, ok := strings.CutPrefix(text, ActivityMarker); ok {
+	if rest, ok := strings.CutPrefix(text, wire.ActivityMarker); ok {
 		if s.sawActivity {
 			return true // a copy of an activity already shown
 		}
-		var a Activity
+		var a wire.Activity
 		if json.Unmarshal([]byte(rest), &a) != nil {
 			return false
 		}
@@ -73,13 +72,13 @@ func (s *Store) appendDialectText(text string) {
 }
 
 // applyActivity adds an activity to the open group, opening one when none is.
-func (s *Store) applyActivity(a *Activity) {
+func (s *Store) applyActivity(a *wire.Activity) {
 	s.dialectText = nil
 	if s.group == nil {
 		s.openGroup("")
 	}
 	name, icon := activityDisplay(a)
-	text, _ := contentText(a.Content)
+	text, _ := wire.ContentText(a.Content)
 	switch a.ActivityType {
 	case "tool_call", "tool_request":
 		for i, t := range a.Tools {
@@ -123,7 +122,7 @@ func (s *Store) applyActivity(a *Activity) {
 
 // activityResults merges the results of a tool_call or legacy tool_result
 // into the tools with their call ids.
-func (s *Store) activityResults(results []ActivityResult) {
+func (s *Store) activityResults(results []wire.ActivityResult) {
 	for _, r := range results {
 		if r.CallID == "" {
 			continue
@@ -132,14 +131,14 @@ func (s *Store) activityResults(results []ActivityResult) {
 		if r.IsError {
 			status = "error"
 		}
-		text, _ := contentText(r.Content)
+		text, _ := wire.ContentText(r.Content)
 		s.toolResult(r.CallID, r.Name, status, text, nil, "")
 	}
 }
 
 // activityDisplay is an activity's display name (friendly_name, else its
 // type) and icon (display_info.icon, else one by type).
-func activityDisplay(a *Activity) (name, icon string) {
+func activityDisplay(a *wire.Activity) (name, icon string) {
 	name, icon = a.ActivityType, ""
 	if a.DisplayInfo != nil {
 		if a.DisplayInfo.FriendlyName != "" {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"stepwise/state/wire"
 )
 
 // NoPreference is the answer sent for a skipped question.
@@ -36,7 +38,7 @@ func (e *AnswerError) Error() string {
 // carries (PROTOCOL.md section 5): the chosen label; for multiSelect the
 // labels joined by ", " in the options' order; the typed text for the
 // free-text option; NoPreference for a skipped question.
-func BuildAnswers(questions []Question, choices []Choice) (map[string]string, error) {
+func BuildAnswers(questions []wire.Question, choices []Choice) (map[string]string, error) {
 	if len(choices) != len(questions) {
 		return nil, fmt.Errorf("%d choices for %d questions", len(choices), len(questions))
 	}
@@ -96,7 +98,7 @@ func (e *DecisionError) Error() string {
 // CheckDecisions verifies decisions before they are sent: one per action, in
 // order, each allowed for its action, an edit with a JSON object for args
 // (PROTOCOL.md sections 1 and 6; the middleware refuses anything else).
-func CheckDecisions(card *ApprovalCard, decisions []Decision) error {
+func CheckDecisions(card *ApprovalCard, decisions []wire.Decision) error {
 	if len(decisions) != len(card.Actions) {
 		return &DecisionError{-1, fmt.Sprintf("%d decisions for %d actions", len(decisions), len(card.Actions))}
 	}

@@ -6,12 +6,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"stepwise/state/wire"
 )
 
-var form = []Question{
-	{Question: "Goal?", Options: []Option{{Label: "Dividends"}, {Label: "Growth"}, {Input: true}}},
-	{Question: "Sectors?", MultiSelect: true, Options: []Option{{Label: "Banks"}, {Label: "Steel"}, {Label: "Retail"}, {Label: "Other", Input: true}}},
-	{Question: "Horizon?", Options: []Option{{Label: "1y"}, {Input: true}}},
+var form = []wire.Question{
+	{Question: "Goal?", Options: []wire.Option{{Label: "Dividends"}, {Label: "Growth"}, {Input: true}}},
+	{Question: "Sectors?", MultiSelect: true, Options: []wire.Option{{Label: "Banks"}, {Label: "Steel"}, {Label: "Retail"}, {Label: "Other", Input: true}}},
+	{Question: "Horizon?", Options: []wire.Option{{Label: "1y"}, {Input: true}}},
 }
 
 func TestBuildAnswers(t *testing.T) {
@@ -59,11 +61,11 @@ func TestCheckDecisions(t *testing.T) {
 		{Name: "a", Allowed: []string{"approve", "edit"}},
 		{Name: "b", Allowed: []string{"approve", "reject"}},
 	}}
-	ok := []Decision{{Type: "edit", EditedAction: &EditedAction{Name: "a", Args: json.RawMessage(`{"x":1}`)}}, {Type: "reject", Message: "no"}}
+	ok := []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "a", Args: json.RawMessage(`{"x":1}`)}}, {Type: "reject", Message: "no"}}
 	assert.NoError(t, CheckDecisions(card, ok))
 	assert.Error(t, CheckDecisions(card, ok[:1]), "one decision per action")
-	assert.Error(t, CheckDecisions(card, []Decision{{Type: "reject"}, {Type: "approve"}}), "reject not allowed on a")
-	assert.Error(t, CheckDecisions(card, []Decision{{Type: "edit", EditedAction: &EditedAction{Args: json.RawMessage(`[1]`)}}, {Type: "approve"}}))
+	assert.Error(t, CheckDecisions(card, []wire.Decision{{Type: "reject"}, {Type: "approve"}}), "reject not allowed on a")
+	assert.Error(t, CheckDecisions(card, []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Args: json.RawMessage(`[1]`)}}, {Type: "approve"}}))
 }
 
 func TestParseEditedArgs(t *testing.T) {
@@ -74,19 +76,4 @@ func TestParseEditedArgs(t *testing.T) {
 		_, err := ParseEditedArgs(bad)
 		assert.Error(t, err, bad)
 	}
-}
-
-func TestFrames(t *testing.T) {
-	b, err := json.Marshal(NewSubscribe("s1", MakeEventID("41")))
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"type":"subscribe","session_id":"s1","last_event_id":"41"}`, string(b))
-	b, _ = json.Marshal(NewSubscribe("s1", EventID{}))
-	assert.JSONEq(t, `{"type":"subscribe","session_id":"s1"}`, string(b))
-	b, _ = json.Marshal(NewUserMessage("s1", "thị trường hôm nay"))
-	assert.JSONEq(t, `{"type":"user_message","session_id":"s1","content":[{"type":"text","text":"thị trường hôm nay"}]}`, string(b))
-	b, _ = json.Marshal(NewDecisions("s1", "k", []Decision{{Type: "approve"}}))
-	assert.JSONEq(t, `{"type":"approval","session_id":"s1","approval_key":"k","decisions":[{"type":"approve"}]}`, string(b))
-	f, err := DecodeClientFrame(b)
-	require.NoError(t, err)
-	assert.Equal(t, "approve", f.Decisions[0].Type)
 }

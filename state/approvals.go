@@ -1,6 +1,10 @@
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"stepwise/state/wire"
+)
 
 // QuestionTool is the action name that makes an approval a question form.
 const QuestionTool = "ask_user_question"
@@ -11,7 +15,7 @@ var DefaultAllowedDecisions = []string{"approve", "edit", "reject"}
 
 // approvalRequest shows an approval or question, or updates the item that
 // already has this key.
-func (s *Store) approvalRequest(key string, actions []ActionRequest, configs []ReviewConfig, timeout *float64, createdAt string) {
+func (s *Store) approvalRequest(key string, actions []wire.ActionRequest, configs []wire.ReviewConfig, timeout *float64, createdAt string) {
 	if it := s.approvals[key]; it != nil {
 		s.updateApproval(it, actions, configs, timeout, createdAt)
 		return
@@ -27,7 +31,7 @@ func (s *Store) approvalRequest(key string, actions []ActionRequest, configs []R
 	s.placeApproval(it)
 }
 
-func (s *Store) newApprovalItem(key string, actions []ActionRequest, configs []ReviewConfig, timeout *float64, createdAt string) *Item {
+func (s *Store) newApprovalItem(key string, actions []wire.ActionRequest, configs []wire.ReviewConfig, timeout *float64, createdAt string) *Item {
 	secs := float64(DefaultTimeoutSeconds)
 	if timeout != nil && *timeout > 0 {
 		secs = *timeout
@@ -50,7 +54,7 @@ func (s *Store) newApprovalItem(key string, actions []ActionRequest, configs []R
 	return it
 }
 
-func isQuestion(actions []ActionRequest) bool {
+func isQuestion(actions []wire.ActionRequest) bool {
 	for _, a := range actions {
 		if a.Name == QuestionTool {
 			return true
@@ -61,14 +65,14 @@ func isQuestion(actions []ActionRequest) bool {
 
 // questionsOf reads the questions of every ask_user_question action and
 // adds the free-text option where a question has none (PROTOCOL.md section 5).
-func questionsOf(actions []ActionRequest) []Question {
-	var qs []Question
+func questionsOf(actions []wire.ActionRequest) []wire.Question {
+	var qs []wire.Question
 	for _, a := range actions {
 		if a.Name != QuestionTool {
 			continue
 		}
 		var args struct {
-			Questions []Question `json:"questions"`
+			Questions []wire.Question `json:"questions"`
 		}
 		if json.Unmarshal(a.Args, &args) != nil {
 			continue
@@ -77,16 +81,16 @@ func questionsOf(actions []ActionRequest) []Question {
 	}
 	for i := range qs {
 		if qs[i].Options == nil {
-			qs[i].Options = []Option{}
+			qs[i].Options = []wire.Option{}
 		}
 		if !hasFreeText(qs[i].Options) {
-			qs[i].Options = append(qs[i].Options, Option{Input: true})
+			qs[i].Options = append(qs[i].Options, wire.Option{Input: true})
 		}
 	}
 	return qs
 }
 
-func hasFreeText(opts []Option) bool {
+func hasFreeText(opts []wire.Option) bool {
 	for _, o := range opts {
 		if o.Input {
 			return true
@@ -97,12 +101,12 @@ func hasFreeText(opts []Option) bool {
 
 // approvalActions pairs each action with its allowed decisions and the tool
 // it concerns, and marks those tools awaiting.
-func (s *Store) approvalActions(key string, actions []ActionRequest, configs []ReviewConfig) ([]ApprovalAction, []*Item) {
+func (s *Store) approvalActions(key string, actions []wire.ActionRequest, configs []wire.ReviewConfig) ([]ApprovalAction, []*Item) {
 	out := make([]ApprovalAction, len(actions))
 	tools := make([]*Item, len(actions))
 	for i, a := range actions {
 		args := a.Args
-		if isNull(args) {
+		if wire.IsNull(args) {
 			args = emptyObject
 		}
 		out[i] = ApprovalAction{Name: a.Name, Args: args, Allowed: allowedFor(a.Name, i, configs)}
@@ -116,7 +120,7 @@ func (s *Store) approvalActions(key string, actions []ActionRequest, configs []R
 }
 
 // allowedFor finds the review config of action i by name, else by position.
-func allowedFor(name string, i int, configs []ReviewConfig) []string {
+func allowedFor(name string, i int, configs []wire.ReviewConfig) []string {
 	for _, c := range configs {
 		if c.ActionName == name && len(c.AllowedDecisions) > 0 {
 			return c.AllowedDecisions
@@ -172,7 +176,7 @@ func insertAfter(list []*Item, anchor, it *Item) []*Item {
 }
 
 // updateApproval refreshes a pending item that the stream presents again.
-func (s *Store) updateApproval(it *Item, actions []ActionRequest, configs []ReviewConfig, timeout *float64, createdAt string) {
+func (s *Store) updateApproval(it *Item, actions []wire.ActionRequest, configs []wire.ReviewConfig, timeout *float64, createdAt string) {
 	switch {
 	case it.Question != nil && it.Question.State == QuestionPending:
 		q := it.Question
@@ -189,7 +193,7 @@ func (s *Store) updateApproval(it *Item, actions []ActionRequest, configs []Revi
 		a := it.Approval
 		if len(actions) == len(a.Actions) {
 			for i, act := range actions {
-				if !isNull(act.Args) {
+				if !wire.IsNull(act.Args) {
 					a.Actions[i].Args = act.Args
 				}
 				a.Actions[i].Allowed = allowedFor(act.Name, i, configs)
@@ -216,18 +220,18 @@ func (s *Store) approvalResult(key string, answersRaw, decisionsRaw json.RawMess
 	}
 	if it.Question != nil {
 		it.Question.State = QuestionAnswered
-		it.Question.Answers = decodeAnswers(answersRaw)
+		it.Question.Answers = wire.DecodeAnswers(answersRaw)
 		s.resolve(it)
 		return true
 	}
-	var decisions []Decision
-	if !isNull(decisionsRaw) {
+	var decisions []wire.Decision
+	if !wire.IsNull(decisionsRaw) {
 		_ = json.Unmarshal(decisionsRaw, &decisions)
 	}
 	a := it.Approval
 	a.State = ApprovalApproved
 	for i := range a.Actions {
-		d := Decision{Type: "approve"}
+		d := wire.Decision{Type: "approve"}
 		if i < len(decisions) {
 			d = decisions[i]
 		}
@@ -257,7 +261,7 @@ func stateOfDecision(t string) ApprovalState {
 
 // decideTool applies one decision to its tool: approve and edit leave it
 // running, reject turns it error, respond turns it done with the response.
-func (s *Store) decideTool(it *Item, d Decision) {
+func (s *Store) decideTool(it *Item, d wire.Decision) {
 	t := it.Tool
 	if t.hasResult {
 		return
@@ -276,7 +280,7 @@ func (s *Store) decideTool(it *Item, d Decision) {
 		t.hasResult = true
 		s.setToolStatus(it, ToolDone)
 	case "edit":
-		if d.EditedAction != nil && !isNull(d.EditedAction.Args) {
+		if d.EditedAction != nil && !wire.IsNull(d.EditedAction.Args) {
 			t.Input = d.EditedAction.Args
 		}
 		s.setToolStatus(it, ToolActive)
@@ -323,24 +327,4 @@ func (s *Store) resolve(it *Item) {
 		}
 	}
 	s.touch(it)
-}
-
-// decodeAnswers reads answers as strings; other values become their JSON text.
-func decodeAnswers(raw json.RawMessage) map[string]string {
-	out := map[string]string{}
-	if isNull(raw) {
-		return out
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return out
-	}
-	for k, v := range m {
-		if str, ok := rawString(v); ok {
-			out[k] = str
-		} else if !isNull(v) {
-			out[k] = string(v)
-		}
-	}
-	return out
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"stepwise/state/wire"
 )
 
 // mixedStream builds the stream of ../shared/bench/gen-events.py with n
@@ -60,7 +62,7 @@ func BenchmarkApply(b *testing.B) {
 	const batch = 1000
 	for _, n := range benchSizes {
 		frames := mixedStream(n)
-		events := make([]Event, batch)
+		events := make([]wire.Event, batch)
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -69,7 +71,7 @@ func BenchmarkApply(b *testing.B) {
 					b.StopTimer()
 					hi := min(lo+batch, len(frames))
 					for i, f := range frames[lo:hi] {
-						events[i], _ = DecodeEvent(f)
+						events[i], _ = wire.DecodeEvent(f)
 					}
 					b.StartTimer()
 					for i := range hi - lo {

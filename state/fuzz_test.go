@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"stepwise/state/wire"
 )
 
 // checkInvariants fails when the store's structure is broken: every tool id
@@ -120,7 +122,7 @@ func FuzzDecodeEvent(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
-		ev, err := DecodeEvent(frame)
+		ev, err := wire.DecodeEvent(frame)
 		if err != nil {
 			return
 		}
@@ -136,7 +138,7 @@ func FuzzDecodeHistory(f *testing.F) {
 		f.Add(h)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, err := DecodeHistory(data)
+		h, err := wire.DecodeHistory(data)
 		if err != nil {
 			return
 		}

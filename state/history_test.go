@@ -5,11 +5,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"stepwise/state/wire"
 )
 
 func load(t *testing.T, history string) *Store {
 	t.Helper()
-	h, err := DecodeHistory([]byte(history))
+	h, err := wire.DecodeHistory([]byte(history))
 	require.NoError(t, err)
 	s := New(DefaultOptions())
 	s.LoadHistory(h)
@@ -137,7 +139,7 @@ func TestLegacyMarkerBeforeStructuredActivity(t *testing.T) {
 
 func TestHistoryDecodeErrors(t *testing.T) {
 	for _, bad := range []string{"", "[]", "nope", `{"messages":"x"}`} {
-		_, err := DecodeHistory([]byte(bad))
+		_, err := wire.DecodeHistory([]byte(bad))
 		assert.Error(t, err, bad)
 	}
 }

@@ -1,6 +1,10 @@
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"stepwise/state/wire"
+)
 
 // Kind is an item's kind, as REPLAY.md and DOM.md name them.
 type Kind string
@@ -158,7 +162,7 @@ type QuestionForm struct {
 	State       QuestionState
 	// Questions are as sent, each with a free-text option added at the end
 	// when it had none (its Label is empty: the UI shows "Other").
-	Questions      []Question
+	Questions      []wire.Question
 	Answers        map[string]string // nil until answered
 	TimeoutSeconds float64
 	CreatedAt      string // from history, when known

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+
+	"stepwise/state/wire"
 )
 
 // Source is one web search result.
@@ -21,20 +23,6 @@ type SourceGroup struct {
 	Sources []Source `json:"sources"`
 }
 
-// wireSource is a source as sent: favicon may be null.
-type wireSource struct {
-	URL     string  `json:"url"`
-	Title   string  `json:"title"`
-	Snippet string  `json:"snippet"`
-	Domain  string  `json:"domain"`
-	Favicon *string `json:"favicon"`
-}
-
-type wireSourceGroup struct {
-	Query   string       `json:"query"`
-	Sources []wireSource `json:"sources"`
-}
-
 // SearchResults reads a web_search tool's artifact as the store shows it
 // (domain and favicon filled in); ok is false when it is not a search.
 func (s *Store) SearchResults(t *Tool) (SourceGroup, bool) {
@@ -43,14 +31,16 @@ func (s *Store) SearchResults(t *Tool) (SourceGroup, bool) {
 
 // SearchResultsOf is SearchResults with an explicit favicon service.
 func SearchResultsOf(t *Tool, faviconService string) (SourceGroup, bool) {
-	var w wireSourceGroup
-	if t.Name != "web_search" || isNull(t.Artifact) || json.Unmarshal(t.Artifact, &w) != nil || w.Sources == nil {
+	var w wire.SourceGroup
+	if t.Name != "web_search" || wire.IsNull(t.Artifact) || json.Unmarshal(t.Artifact, &w) != nil || w.Sources == nil {
 		return SourceGroup{}, false
 	}
-	return w.group(faviconService), true
+	return sourceGroupOf(w, faviconService), true
 }
 
-func (w wireSourceGroup) group(faviconService string) SourceGroup {
+// sourceGroupOf is a search as the panel shows it: every source with its
+// domain, and a favicon that is a web URL or made by faviconService.
+func sourceGroupOf(w wire.SourceGroup, faviconService string) SourceGroup {
 	g := SourceGroup{Query: w.Query, Sources: make([]Source, 0, len(w.Sources))}
 	for _, ws := range w.Sources {
 		src := Source{URL: ws.URL, Title: ws.Title, Snippet: ws.Snippet, Domain: ws.Domain}
@@ -82,11 +72,11 @@ func IsWebURL(u string) bool {
 // addSources appends the search of a web_search result to the panel. A tool
 // that reports its result again replaces its own entry.
 func (s *Store) addSources(it *Item) {
-	var w wireSourceGroup
+	var w wire.SourceGroup
 	if json.Unmarshal(it.Tool.Artifact, &w) != nil || w.Sources == nil {
 		return
 	}
-	g := w.group(s.opts.FaviconService)
+	g := sourceGroupOf(w, s.opts.FaviconService)
 	if i, ok := s.sourcesByTool[it.Tool.ID]; ok {
 		s.sources[i] = g
 	} else {
@@ -97,11 +87,11 @@ func (s *Store) addSources(it *Item) {
 }
 
 // setWorkspaceSources replaces the panel with a history's workspace.sources.
-func (s *Store) setWorkspaceSources(groups []wireSourceGroup) {
+func (s *Store) setWorkspaceSources(groups []wire.SourceGroup) {
 	s.sources = s.sources[:0]
 	clear(s.sourcesByTool)
 	for _, w := range groups {
-		s.sources = append(s.sources, w.group(s.opts.FaviconService))
+		s.sources = append(s.sources, sourceGroupOf(w, s.opts.FaviconService))
 	}
 	s.changes.Sources = true
 }

@@ -9,6 +9,8 @@ package state
 import (
 	"encoding/json"
 	"strings"
+
+	"stepwise/state/wire"
 )
 
 // AgentStatus is whether the agent runs, and how its last run ended.
@@ -74,7 +76,7 @@ type Store struct {
 	changes Changes
 
 	status  AgentStatus
-	lastID  EventID
+	lastID  wire.EventID
 	skipped int
 
 	group     *Item            // the open group, or nil
@@ -129,7 +131,7 @@ func (s *Store) Items() []*Item { return s.items }
 func (s *Store) Status() AgentStatus { return s.status }
 
 // LastEventID returns the greatest event id seen, or the zero EventID.
-func (s *Store) LastEventID() EventID { return s.lastID }
+func (s *Store) LastEventID() wire.EventID { return s.lastID }
 
 // SkippedCount returns how many events were skipped as invalid.
 func (s *Store) SkippedCount() int { return s.skipped }
@@ -155,14 +157,14 @@ func (s *Store) Tool(id string) *Item { return s.tools[id] }
 // event is counted as skipped; its event_id still counts as seen when it can
 // be read.
 func (s *Store) ApplyJSON(frame []byte) Changes {
-	ev, err := DecodeEvent(frame)
+	ev, err := wire.DecodeEvent(frame)
 	if err != nil {
 		s.begin()
 		var idOnly struct {
 			EventID json.RawMessage `json:"event_id"`
 		}
-		if err != ErrNotObject && json.Unmarshal(frame, &idOnly) == nil {
-			if id, ok := ParseEventID(idOnly.EventID); ok && (s.lastID.IsZero() || id.Compare(s.lastID) > 0) {
+		if err != wire.ErrNotObject && json.Unmarshal(frame, &idOnly) == nil {
+			if id, ok := wire.ParseEventID(idOnly.EventID); ok && (s.lastID.IsZero() || id.Compare(s.lastID) > 0) {
 				s.lastID = id
 			}
 		}
@@ -174,9 +176,9 @@ func (s *Store) ApplyJSON(frame []byte) Changes {
 }
 
 // Apply applies one decoded event and says what changed.
-func (s *Store) Apply(ev *Event) Changes {
+func (s *Store) Apply(ev *wire.Event) Changes {
 	s.begin()
-	id, hasID := ParseEventID(ev.EventID)
+	id, hasID := wire.ParseEventID(ev.EventID)
 	if hasID && !s.lastID.IsZero() && id.Compare(s.lastID) <= 0 {
 		s.changes.Outcome = Dropped
 		return s.changes
@@ -197,7 +199,7 @@ func (s *Store) begin() {
 }
 
 // dispatch applies ev and reports whether it was valid.
-func (s *Store) dispatch(ev *Event) bool {
+func (s *Store) dispatch(ev *wire.Event) bool {
 	switch ev.Type {
 	case "ping":
 		return true
@@ -206,7 +208,7 @@ func (s *Store) dispatch(ev *Event) bool {
 			Role        string `json:"role"`
 			MessageType string `json:"message_type"`
 		}
-		if !isNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
+		if !wire.IsNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
 			return false
 		}
 		if s.status != StatusRunning {
@@ -266,10 +268,10 @@ func (s *Store) dispatch(ev *Event) bool {
 		s.closeGroup(ev.Summary)
 		return true
 	case "error":
-		s.addError(errorText(ev.Error, ev.Message))
+		s.addError(ev.ErrorText())
 		return true
 	case "approval_result", "approval_timeout", "terminal_user_stopped", "terminal_error":
-		b := Block{
+		b := wire.Block{
 			Type:        ev.Type,
 			ApprovalKey: ev.ApprovalKey,
 			Answers:     ev.Answers,
@@ -279,7 +281,7 @@ func (s *Store) dispatch(ev *Event) bool {
 		}
 		return s.startBlock(0, false, &b)
 	case "user_message":
-		s.addUser(userText(ev.Content, ev.Text))
+		s.addUser(ev.UserText())
 		return true
 	case "text_output_stream":
 		if ev.Text == nil {
@@ -292,15 +294,9 @@ func (s *Store) dispatch(ev *Event) bool {
 		}
 		s.sawActivity = true
 		s.beginDialectTurn()
-		s.applyActivity(&Activity{
-			Type:         ev.Type,
-			ActivityType: ev.ActivityType,
-			Content:      ev.Content,
-			Timestamp:    ev.Timestamp,
-			Tools:        ev.Tools,
-			Results:      ev.Results,
-			DisplayInfo:  ev.DisplayInfo,
-		})
+		a := ev.Activity
+		a.Type = ev.Type // shadowed by the event's own type when decoded
+		s.applyActivity(&a)
 		return true
 	}
 	return false
@@ -324,7 +320,7 @@ func (s *Store) endMessage() {
 
 // startBlock applies a block's start. With register, the block stays open
 // under index until its stop.
-func (s *Store) startBlock(index int, register bool, b *Block) bool {
+func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 	ob := s.allocBlock(b.Type)
 	if !register {
 		defer s.freeBlock(ob)
@@ -359,7 +355,7 @@ func (s *Store) startBlock(index int, register bool, b *Block) bool {
 		if name == "" {
 			name = b.Name
 		}
-		text, _ := contentText(b.Content)
+		text, _ := wire.ContentText(b.Content)
 		s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
 	case "approval_request":
 		if b.ApprovalKey == "" {
@@ -381,7 +377,7 @@ func (s *Store) startBlock(index int, register bool, b *Block) bool {
 		s.terminal(s.newItem(KindStopped), StatusStopped)
 	case "terminal_error":
 		it := s.newItem(KindError)
-		it.Text = errorText(b.Error, b.Message)
+		it.Text = b.ErrorText()
 		s.terminal(it, StatusError)
 	default:
 		it := s.newItem(KindUnknown)
@@ -420,7 +416,7 @@ func firstNonEmpty[T any](a, b []T) []T {
 	return b
 }
 
-func (s *Store) applyDelta(ob *openBlock, d *Delta) {
+func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) {
 	switch ob.kind {
 	case "text":
 		if d.Type == "text_delta" || d.Type == "" {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"stepwise/state/wire"
 )
 
 // displayAsContent names the tools whose calls never show as tool items
@@ -29,7 +31,7 @@ func (s *Store) toolUse(id, name string, input json.RawMessage, label, titleLabe
 	if it := s.tools[id]; it != nil {
 		t := it.Tool
 		t.Name = name
-		if !isNull(input) {
+		if !wire.IsNull(input) {
 			t.Input = input
 		}
 		s.setLabel(t, label)
@@ -37,7 +39,7 @@ func (s *Store) toolUse(id, name string, input json.RawMessage, label, titleLabe
 		return it
 	}
 	it := s.newTool(id, name, label)
-	if !isNull(input) {
+	if !wire.IsNull(input) {
 		it.Tool.Input = input
 	}
 	it.titleLabel = titleLabel
@@ -98,7 +100,7 @@ func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessa
 	}
 	t.Result = &text
 	t.hasResult = true
-	if !isNull(artifact) {
+	if !wire.IsNull(artifact) {
 		t.Artifact = artifact
 	}
 	t.awaitingKey = ""

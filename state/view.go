@@ -1,6 +1,10 @@
 package state
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"stepwise/state/wire"
+)
 
 // DefaultGroupTitle is a running group's title when nothing names it yet
 // (rule 7). The UI shows its own translation instead.
@@ -90,7 +94,7 @@ type viewQuestion struct {
 	viewBase
 	ApprovalKey string            `json:"approval_key"`
 	State       QuestionState     `json:"state"`
-	Questions   []Question        `json:"questions"`
+	Questions   []wire.Question   `json:"questions"`
 	Answers     map[string]string `json:"answers"`
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // MaxSessions bounds the sessions kept in memory; the least recently used
@@ -72,7 +73,7 @@ func (a *Agent) evictLocked() {
 
 // Handle carries out a client frame: a message starts a scenario, an
 // approval answers the pending one, stop ends the run.
-func (a *Agent) Handle(s *Session, f state.ClientFrame) error {
+func (a *Agent) Handle(s *Session, f wire.ClientFrame) error {
 	switch f.Type {
 	case "user_message":
 		return a.start(s, f.Text())

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 func newTestAgent(t *testing.T) *Agent {
@@ -26,7 +27,7 @@ func newTestAgent(t *testing.T) *Agent {
 }
 
 // collect reads a subscription into a store until cond holds.
-func collect(t *testing.T, s *Session, after state.EventID, cond func(*state.Store) bool) *state.Store {
+func collect(t *testing.T, s *Session, after wire.EventID, cond func(*state.Store) bool) *state.Store {
 	t.Helper()
 	st := state.New(state.DefaultOptions())
 	backlog, live, cancel := s.Subscribe(after)
@@ -56,7 +57,7 @@ func TestEveryScenarioPlaysToTheEnd(t *testing.T) {
 			s := a.Session("s-" + name)
 			require.NoError(t, a.Handle(s, frame(`{"type":"user_message","content":[{"type":"text","text":"/`+name+`"}]}`)))
 			answered := map[*state.Item]bool{}
-			st := collect(t, s, state.EventID{}, func(st *state.Store) bool {
+			st := collect(t, s, wire.EventID{}, func(st *state.Store) bool {
 				if p := st.Pending(); p != nil && !answered[p] { // answer whatever is asked, once
 					answered[p] = true
 					key, answer := p.Question, map[string]string{}
@@ -64,10 +65,10 @@ func TestEveryScenarioPlaysToTheEnd(t *testing.T) {
 						for _, q := range key.Questions {
 							answer[q.Question] = q.Options[0].Label
 						}
-						require.NoError(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: key.ApprovalKey, Answers: answer}))
+						require.NoError(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: key.ApprovalKey, Answers: answer}))
 					} else {
-						require.NoError(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: p.Approval.ApprovalKey,
-							Decisions: []state.Decision{{Type: "approve"}}}))
+						require.NoError(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: p.Approval.ApprovalKey,
+							Decisions: []wire.Decision{{Type: "approve"}}}))
 					}
 				}
 				return st.Status() != state.StatusRunning && len(st.Items()) > 1
@@ -84,8 +85,8 @@ func TestEveryScenarioPlaysToTheEnd(t *testing.T) {
 	}
 }
 
-func frame(s string) state.ClientFrame {
-	f, err := state.DecodeClientFrame([]byte(s))
+func frame(s string) wire.ClientFrame {
+	f, err := wire.DecodeClientFrame([]byte(s))
 	if err != nil {
 		panic(err)
 	}
@@ -96,7 +97,7 @@ func TestResumeAfterIDHasNoGapNoOverlap(t *testing.T) {
 	a := newTestAgent(t)
 	s := a.Session("resume")
 	require.NoError(t, a.Handle(s, frame(`{"type":"user_message","content":"/parallel"}`)))
-	full := collect(t, s, state.EventID{}, idle)
+	full := collect(t, s, wire.EventID{}, idle)
 	events := s.Events()
 	// A client that saw the first 10 events resumes after the 10th.
 	part := state.New(state.DefaultOptions())
@@ -119,7 +120,7 @@ func TestStopCancelsToolsAndEndsTheTurn(t *testing.T) {
 	a.Speed = 1 // real pacing, so the stop lands mid-run
 	s := a.Session("stop")
 	require.NoError(t, a.Handle(s, frame(`{"type":"user_message","content":"thị trường"}`)))
-	st := collect(t, s, state.EventID{}, func(st *state.Store) bool {
+	st := collect(t, s, wire.EventID{}, func(st *state.Store) bool {
 		for _, it := range st.Items() {
 			if it.Kind == state.KindGroup && len(it.Group.Steps) > 0 {
 				return true
@@ -128,7 +129,7 @@ func TestStopCancelsToolsAndEndsTheTurn(t *testing.T) {
 		return false
 	})
 	require.NoError(t, a.Handle(s, frame(`{"type":"stop"}`)))
-	st = collect(t, s, state.EventID{}, func(st *state.Store) bool { return st.Status() == state.StatusStopped })
+	st = collect(t, s, wire.EventID{}, func(st *state.Store) bool { return st.Status() == state.StatusStopped })
 	items := st.Items()
 	assert.Equal(t, state.KindStopped, items[len(items)-1].Kind)
 	for _, it := range items {
@@ -150,12 +151,12 @@ func TestRejectedToolNeverRuns(t *testing.T) {
 	a := newTestAgent(t)
 	s := a.Session("reject")
 	require.NoError(t, a.Handle(s, frame(`{"type":"user_message","content":"/approval"}`)))
-	st := collect(t, s, state.EventID{}, func(st *state.Store) bool { return st.Pending() != nil })
+	st := collect(t, s, wire.EventID{}, func(st *state.Store) bool { return st.Pending() != nil })
 	key := st.Pending().Approval.ApprovalKey
 	assert.Equal(t, "s1_ap.1", key, "keys are unique to the run")
-	require.NoError(t, a.Handle(s, state.ClientFrame{Type: "approval", ApprovalKey: key,
-		Decisions: []state.Decision{{Type: "reject", Message: "không"}}}))
-	st = collect(t, s, state.EventID{}, idle)
+	require.NoError(t, a.Handle(s, wire.ClientFrame{Type: "approval", ApprovalKey: key,
+		Decisions: []wire.Decision{{Type: "reject", Message: "không"}}}))
+	st = collect(t, s, wire.EventID{}, idle)
 	tool := st.Tool("ap-2.1")
 	require.NotNil(t, tool)
 	assert.Equal(t, state.ToolError, tool.Tool.Status)
@@ -245,7 +246,7 @@ func TestSSEStreamsAndResumes(t *testing.T) {
 	defer srv.Close()
 	s := a.Session("sse1")
 	require.NoError(t, a.Handle(s, frame(`{"type":"user_message","content":"/error"}`)))
-	collect(t, s, state.EventID{}, func(st *state.Store) bool { return st.Status() == state.StatusError })
+	collect(t, s, wire.EventID{}, func(st *state.Store) bool { return st.Status() == state.StatusError })
 	n := len(s.Events())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // MaxFrameBytes bounds a client frame (WebSocket message or command body).
@@ -43,7 +43,7 @@ func (h *Handler) Drops() int64 { return h.drops.Load() }
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, "/api/sessions/")
 	id, endpoint, ok2 := strings.Cut(rest, "/")
-	if !ok || !ok2 || !validSessionID(id) {
+	if !ok || !ok2 || !wire.ValidSessionID(id) {
 		apiError(w, http.StatusNotFound, "no such endpoint")
 		return
 	}
@@ -64,18 +64,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func validSessionID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
-}
-
 func apiError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
@@ -94,7 +82,7 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, s *Sessio
 		apiError(w, http.StatusRequestEntityTooLarge, "the command is larger than 64 KiB")
 		return
 	}
-	f, err := state.DecodeClientFrame(body)
+	f, err := wire.DecodeClientFrame(body)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, "the command is not valid JSON: "+err.Error())
 		return
@@ -131,7 +119,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
 			c.CloseNow()
 			return
 		}
-		f, err := state.DecodeClientFrame(data)
+		f, err := wire.DecodeClientFrame(data)
 		if err != nil {
 			c.Write(ctx, websocket.MessageText, errorEvent("invalid_request", "A frame was not valid JSON and was ignored."))
 			continue
@@ -141,7 +129,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
 				continue
 			}
 			subscribed = true
-			after, _ := state.ParseEventID(f.LastEventID)
+			after, _ := wire.ParseEventID(f.LastEventID)
 			go h.stream(ctx, cancel, c, s, after)
 			continue
 		}
@@ -152,7 +140,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
 }
 
 // stream writes the backlog, then live events and keep-alive pings.
-func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *websocket.Conn, s *Session, after state.EventID) {
+func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *websocket.Conn, s *Session, after wire.EventID) {
 	defer cancel()
 	backlog, live, unsubscribe := s.Subscribe(after)
 	defer unsubscribe()
@@ -215,7 +203,7 @@ func (h *Handler) serveSSE(w http.ResponseWriter, r *http.Request, s *Session) {
 	if last == "" {
 		last = r.URL.Query().Get("last_event_id")
 	}
-	after := state.MakeEventID(last)
+	after := wire.MakeEventID(last)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Limits that keep one session's memory bounded.
@@ -55,7 +56,7 @@ type run struct {
 type approvalAnswer struct {
 	key       string
 	answers   map[string]string
-	decisions []state.Decision
+	decisions []wire.Decision
 }
 
 func newSession(id string) *Session {
@@ -110,14 +111,14 @@ func (s *Session) trackStatusLocked(ev map[string]any) {
 // Subscribe returns the events after the given id and a channel of the
 // live events that follow, with no gap and no overlap. cancel ends the
 // subscription.
-func (s *Session) Subscribe(after state.EventID) (backlog []json.RawMessage, live <-chan json.RawMessage, cancel func()) {
+func (s *Session) Subscribe(after wire.EventID) (backlog []json.RawMessage, live <-chan json.RawMessage, cancel func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastUsed = time.Now()
 	start := 0
 	if !after.IsZero() {
 		// Ids are 1..n in order: resume from the first one after `after`.
-		for start < len(s.log) && state.MakeEventID(strconv.Itoa(start+1)).Compare(after) <= 0 {
+		for start < len(s.log) && wire.MakeEventID(strconv.Itoa(start+1)).Compare(after) <= 0 {
 			start++
 		}
 	}

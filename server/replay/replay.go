@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Run runs the replay command with args (after the word "replay") and
@@ -36,7 +37,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "replay: %v\n", err)
 			return 2
 		}
-		h, err := state.DecodeHistory(data)
+		h, err := wire.DecodeHistory(data)
 		if err != nil {
 			fmt.Fprintf(stderr, "replay: history %s is not valid JSON: %v\n", *historyPath, err)
 			return 2

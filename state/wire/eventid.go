@@ -1,4 +1,4 @@
-package state
+package wire
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ type EventID struct {
 // ParseEventID reads an event_id: a JSON string or number. ok is false when
 // raw is absent, null, empty, or of another JSON type.
 func ParseEventID(raw json.RawMessage) (id EventID, ok bool) {
-	if isNull(raw) {
+	if IsNull(raw) {
 		return EventID{}, false
 	}
 	if raw[0] == '"' {
@@ -30,7 +30,7 @@ func ParseEventID(raw json.RawMessage) (id EventID, ok bool) {
 				return EventID{num: n, numeric: true, set: true}, true
 			}
 		}
-		s, isStr := rawString(raw)
+		s, isStr := StringValue(raw)
 		return MakeEventID(s), isStr && s != ""
 	}
 	if n, ok := plainDecimal(raw); ok {

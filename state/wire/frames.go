@@ -1,4 +1,4 @@
-package state
+package wire
 
 import "encoding/json"
 

@@ -1,4 +1,4 @@
-package state
+package wire
 
 import (
 	"bytes"
@@ -25,14 +25,14 @@ type Event struct {
 	Answers     json.RawMessage `json:"answers"`
 	Decisions   json.RawMessage `json:"decisions"`
 
-	// Activity dialect: text_output_stream and activity events; user_message.
-	Text         *string          `json:"text"`
-	ActivityType string           `json:"activity_type"`
-	Content      json.RawMessage  `json:"content"`
-	Timestamp    string           `json:"timestamp"`
-	Tools        []ActivityTool   `json:"tools"`
-	Results      []ActivityResult `json:"results"`
-	DisplayInfo  *DisplayInfo     `json:"display_info"`
+	// Text is the text of text_output_stream, or a user_message's text
+	// when it sends no content.
+	Text *string `json:"text"`
+
+	// Activity holds the activity dialect's fields (PROTOCOL.md section 8):
+	// an activity event's activity_type, content, tools, ...; Content is also
+	// a user_message's content. Its Type is shadowed by the event's Type.
+	Activity
 }
 
 // Block is a content block: the content_block of content_block_start, a
@@ -178,76 +178,18 @@ func DecodeEvent(data []byte) (Event, error) {
 	return ev, nil
 }
 
-// rawString returns the JSON string in raw, or "" with ok false when raw is
-// not a string.
-func rawString(raw json.RawMessage) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	// Most strings (every event id) have no escapes: skip the reflection.
-	if body := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(body, '\\') < 0 && bytes.IndexByte(body, '"') < 0 {
-		return string(body), true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
+// ErrorText is the text an error or terminal_error event shows
+// (PROTOCOL.md section 2): error.message, else the error string, else
+// message.
+func (ev *Event) ErrorText() string { return errorText(ev.Error, ev.Message) }
 
-// isNull reports whether raw is absent or JSON null.
-func isNull(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) == 0 || bytes.Equal(t, []byte("null"))
-}
+// UserText is a user_message's text: its content (a string or text blocks),
+// else its text field.
+func (ev *Event) UserText() string { return userText(ev.Content, ev.Text) }
 
-// contentText turns a tool result's content into display text: a string as
-// is, a list of text blocks joined, anything else as compact JSON. The
-// second result is false when there is no content at all.
-func contentText(raw json.RawMessage) (string, bool) {
-	if isNull(raw) {
-		return "", false
-	}
-	if s, ok := rawString(raw); ok {
-		return s, true
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if raw[0] == '[' && json.Unmarshal(raw, &blocks) == nil {
-		var b []byte
-		for _, bl := range blocks {
-			if bl.Type == "text" || bl.Type == "" {
-				b = append(b, bl.Text...)
-			}
-		}
-		return string(b), true
-	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) == nil {
-		return buf.String(), true
-	}
-	return string(raw), true
-}
+// ErrorText is the text of a block that carries an error (terminal_error).
+func (b *Block) ErrorText() string { return errorText(b.Error, b.Message) }
 
-// errorText is the text of an error (PROTOCOL.md section 2): error.message,
-// else the error string, else message.
-func errorText(errRaw, msgRaw json.RawMessage) string {
-	if s, ok := rawString(errRaw); ok {
-		return s
-	}
-	var obj struct {
-		Message string `json:"message"`
-		Type    string `json:"type"`
-	}
-	if !isNull(errRaw) && json.Unmarshal(errRaw, &obj) == nil {
-		if obj.Message != "" {
-			return obj.Message
-		}
-	}
-	if s, ok := rawString(msgRaw); ok {
-		return s
-	}
-	return obj.Type
-}
+// ActivityMarker prefixes a legacy copy of an activity sent as the text of
+// a text_output_stream event (PROTOCOL.md section 8).
+const ActivityMarker = "__STREAM_ACTIVITY__"
