@@ -3,8 +3,8 @@ package app
 import (
 	"encoding/json"
 	"io"
-	"net/url"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"

@@ -285,7 +285,9 @@ func TestFormsFollowTheirCommandOutcome(t *testing.T) {
 		`{"type":"content_block_start","index":2,"content_block":{"type":"approval_request","approval_key":"ap","action_requests":[{"name":"place_order","args":{}}],"review_configs":[{"action_name":"place_order","allowed_decisions":["approve","reject"]}]}}`)
 	q, ap := s.Approval("k"), s.Approval("ap")
 	disabled := `disabled="true"`
-	enabled := func(html string) bool { return !strings.Contains(html, disabled) && !strings.Contains(html, "disabled ") && !strings.Contains(html, "disabled>") }
+	enabled := func(html string) bool {
+		return !strings.Contains(html, disabled) && !strings.Contains(html, "disabled ") && !strings.Contains(html, "disabled>")
+	}
 
 	html := render(t, &QuestionView{Item: q, Rev: q.Rev, Settings: set, Form: FormState{Sending: true}})
 	assert.Contains(t, html, "Sending…")
