@@ -213,7 +213,7 @@ func noticeView(it *state.Item, s Settings) app.UI {
 	}
 	return app.Div().Class("item notice-item").DataSet("kind", "notice").DataSet("reason", it.Notice.Reason).
 		Attr("role", "status").Body(
-		app.Span().Class("notice-icon").Aria("hidden", true).Text("ⓘ"),
-		app.Span().Text(text),
+		app.Span().Class("notice-icon").Aria("hidden", true).Text("i"),
+		app.Span().Class("notice-text").Text(text),
 	)
 }

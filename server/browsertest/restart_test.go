@@ -34,7 +34,7 @@ func TestResetEndsTheRunAndTheNextTurnShows(t *testing.T) {
 			b.restart("idle")
 			notice := `document.querySelector('[data-kind="notice"][data-reason="reset"]')`
 			p.waitJS(notice, 15*time.Second)
-			if got := eval[string](p, notice+`.textContent`); got != "ⓘThe connection to the agent was reset; the remaining steps of this run were lost." {
+			if got := eval[string](p, notice+`.querySelector('.notice-text').textContent`); got != "The connection to the agent was reset; the remaining steps of this run were lost." {
 				t.Errorf("notice = %q", got)
 			}
 			p.waitJS(agentStatus+` === "idle"`, 5*time.Second)

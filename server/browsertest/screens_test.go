@@ -72,6 +72,10 @@ func TestScreens(t *testing.T) {
 		}},
 		{"question", "/?replay=/scenarios/question.jsonl&rate=max&lang=vi", 1000, nil},
 		{"approval", "/?replay=/fixtures/approval.jsonl&rate=max&lang=vi", 1000, nil},
+		{"approval-sending", "/?replay=/fixtures/approval.jsonl&rate=max&lang=en", 360, func(p *page) {
+			p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="approve"]`)))
+			p.waitJS(`document.querySelector('[data-testid="approval-send"][disabled]')`, 5*time.Second)
+		}},
 		{"markdown", "/?replay=/scenarios/markdown.jsonl&rate=max&lang=en", 1000, func(p *page) {
 			expandFirstGroup(p)
 			p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] .tool-row`)))
