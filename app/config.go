@@ -2,10 +2,10 @@
 // go-app component that owns the session and its store and renders the
 // views of package components), its configuration, the transports that
 // feed it (WebSocket, SSE, replay) and the embedding bridge. Data flows one
-// way: transport -> Controller (on the UI goroutine) -> state.Store ->
-// components' views; the actions views raise -> Controller -> commands ->
-// transport, whose outcomes come back the same way. Other packages import
-// it as "client" (package components never does).
+// way: transport -> Controller -> state.Store -> components' views; the
+// actions views raise -> Controller -> commands -> transport, whose
+// outcomes come back the same way. Other packages import it as "client"
+// (package components never does).
 package app
 
 import (

@@ -51,10 +51,11 @@ func Routes() {
 // URL, so that the first render is in the page's language.
 func (c *Controller) OnInit() {
 	c.sourcesWidth = 380
-	c.configure(&url.URL{}, "")
+	u, browserLang := &url.URL{}, ""
 	if app.IsClient {
-		c.configure(app.Window().URL(), app.Window().Get("navigator").Get("language").String())
+		u, browserLang = app.Window().URL(), app.Window().Get("navigator").Get("language").String()
 	}
+	c.configure(u, browserLang)
 }
 
 // OnPreRender reads the URL on the server too: the prerendered page is in
