@@ -1,7 +1,9 @@
 package components
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -221,7 +223,10 @@ func (v *ApprovalView) send(ctx app.Context, e app.Event) {
 		case "edit":
 			args, err := state.ParseEditedArgs(v.edit[i])
 			if err != nil {
-				v.invalid = v.Settings.T("approval.invalid_json", err.Error())
+				v.invalid = v.Settings.T("approval.invalid_json")
+				if json.Valid([]byte(strings.TrimSpace(v.edit[i]))) {
+					v.invalid = v.Settings.T("approval.args_not_object")
+				}
 				return
 			}
 			decisions[i] = wire.Decision{Type: "edit", EditedAction: &wire.EditedAction{Name: act.Name, Args: args}}

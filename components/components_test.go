@@ -338,3 +338,19 @@ func TestCountdown(t *testing.T) {
 	assert.Equal(t, "second", firstLine("\n  second\nthird", 90))
 	assert.Equal(t, "ab…", firstLine("abc", 2))
 }
+
+func TestApprovalEditExplainsBadArguments(t *testing.T) {
+	s := storeOf(t, start,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"approval_request","approval_key":"ap","action_requests":[{"name":"place_order","args":{"q":1}}],"review_configs":[{"action_name":"place_order","allowed_decisions":["approve","edit"]}]}}`)
+	for text, want := range map[string]string{
+		`{"q": 2`: "Invalid JSON: the text is not valid JSON.",
+		`[1, 2]`:  "Invalid JSON: the arguments must be a JSON object.",
+	} {
+		ap := s.Approval("ap")
+		v := &ApprovalView{Item: ap, Rev: ap.Rev, Settings: in("en")}
+		render(t, v)
+		v.chosen[0], v.edit[0] = "edit", text
+		v.send(app.Context{}, app.Event{})
+		assert.Contains(t, app.HTMLString(v.Render()), want, text)
+	}
+}
