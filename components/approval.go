@@ -24,6 +24,32 @@ type ApprovalView struct {
 	errMsg  string
 }
 
+// approvalStateKeys describe a resolved approval.
+var approvalStateKeys = map[state.ApprovalState]string{
+	state.ApprovalApproved:  "approval.state.approved",
+	state.ApprovalEdited:    "approval.state.edited",
+	state.ApprovalRejected:  "approval.state.rejected",
+	state.ApprovalResponded: "approval.state.responded",
+	state.ApprovalExpired:   "approval.state.expired",
+}
+
+// decisionKeys label the decision buttons (PROTOCOL.md section 6).
+var decisionKeys = map[string]string{
+	"approve": "approval.approve",
+	"edit":    "approval.edit",
+	"reject":  "approval.reject",
+	"respond": "approval.respond",
+}
+
+// decisionLabel labels a decision button; one this client does not know
+// shows its protocol name.
+func decisionLabel(d string) string {
+	if key, ok := decisionKeys[d]; ok {
+		return T(key)
+	}
+	return d
+}
+
 func (v *ApprovalView) sync() {
 	a := v.Item.Approval
 	if v.key == a.ApprovalKey && len(v.chosen) == len(a.Actions) {
@@ -52,7 +78,7 @@ func (v *ApprovalView) OnUpdate(ctx app.Context) { v.sync() }
 func (v *ApprovalView) title() string {
 	a := v.Item.Approval
 	if len(a.Actions) != 1 {
-		return T("approval.title_many", len(a.Actions))
+		return N("approval.title_many", len(a.Actions))
 	}
 	name := state.ReadableName(a.Actions[0].Name)
 	if t := a.Tool(0); t != nil && t.Tool.Label != "" {
@@ -69,7 +95,7 @@ func (v *ApprovalView) Render() app.UI {
 		Aria("labelledby", domID("aph", v.Item))
 	head := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
 	if a.State != state.ApprovalPending {
-		return root.Body(head, app.Div().Class("approval-status").Text(T("approval.state."+string(a.State))))
+		return root.Body(head, app.Div().Class("approval-status").Text(T(approvalStateKeys[a.State])))
 	}
 	body := []app.UI{head}
 	for i := range a.Actions {
@@ -115,7 +141,7 @@ func (v *ApprovalView) action(i int) app.UI {
 		}
 		buttons = append(buttons, app.Button().ID(domID("ap", v.Item)+"-"+itoa(i)+"-"+itoa(j)).Class(cls).
 			DataSet("decision", d).Aria("pressed", v.chosen[i] == d).Disabled(v.sending).
-			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }, app.EventScope(v.Item.Key, i, d)).Text(T("approval."+d)))
+			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }, app.EventScope(v.Item.Key, i, d)).Text(decisionLabel(d)))
 	}
 	var field app.UI
 	switch v.chosen[i] {

@@ -25,6 +25,14 @@ type QuestionView struct {
 	ticking bool
 }
 
+// answerErrorKeys explain each state.AnswerError reason.
+var answerErrorKeys = map[string]string{
+	"unanswered":      "question.err.unanswered",
+	"empty_free_text": "question.err.empty_free_text",
+	"too_many":        "question.err.too_many",
+	"bad_option":      "question.err.bad_option",
+}
+
 func (v *QuestionView) sync() {
 	q := v.Item.Question
 	if v.key != q.ApprovalKey || len(v.choices) != len(q.Questions) {
@@ -181,7 +189,7 @@ func (v *QuestionView) submit(ctx app.Context, e app.Event) {
 	if err != nil {
 		var ae *state.AnswerError
 		if errors.As(err, &ae) {
-			v.errMsg = T("question.err."+ae.Reason, ae.Question+1)
+			v.errMsg = T(answerErrorKeys[ae.Reason], ae.Question+1)
 		} else {
 			v.errMsg = err.Error()
 		}

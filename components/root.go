@@ -199,6 +199,14 @@ func (r *Root) Render() app.UI {
 	)
 }
 
+// connectionKeys describe each connection state.
+var connectionKeys = map[client.ConnState]string{
+	client.ConnConnecting:   "connection.connecting",
+	client.ConnOpen:         "connection.open",
+	client.ConnReconnecting: "connection.reconnecting",
+	client.ConnClosed:       "connection.closed",
+}
+
 func (r *Root) header(sourceGroups int) app.UI {
 	conn := string(r.sess.State)
 	return app.Header().Class("topbar").Body(
@@ -209,7 +217,7 @@ func (r *Root) header(sourceGroups int) app.UI {
 		),
 		app.Span().Class("connection conn-"+conn).DataSet("testid", "connection").DataSet("state", conn).Body(
 			app.Span().Class("conn-dot").Aria("hidden", true),
-			app.Span().Class("conn-label").Text(T("connection."+conn)),
+			app.Span().Class("conn-label").Text(T(connectionKeys[r.sess.State])),
 		),
 		app.Button().Class("sources-button").DataSet("testid", "sources-button").
 			Aria("expanded", r.sourcesOpen).Aria("controls", "sources-panel").

@@ -36,10 +36,19 @@ func (v *ToolView) Render() app.UI {
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(label),
-			app.Span().Class("sr-only").Text(", "+T("status."+string(t.Status))),
+			app.Span().Class("sr-only").Text(", "+T(toolStatusKeys[t.Status])),
 		),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
 	)
+}
+
+// toolStatusKeys name each tool status for screen readers.
+var toolStatusKeys = map[state.ToolStatus]string{
+	state.ToolActive:      "status.active",
+	state.ToolAwaiting:    "status.awaiting",
+	state.ToolDone:        "status.done",
+	state.ToolError:       "status.error",
+	state.ToolInterrupted: "status.interrupted",
 }
 
 func statusDot(s state.ToolStatus) app.UI {
@@ -77,7 +86,7 @@ func (v *ToolView) search(g state.SourceGroup) app.UI {
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(T("search.title")),
-			app.Span().Class("search-count").Text("["+T("search.results", len(g.Sources))+"]"),
+			app.Span().Class("search-count").Text("["+N("search.results", len(g.Sources))+"]"),
 		).DataSet("testid", "web-search"),
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("search-results").Body(

@@ -84,6 +84,7 @@ type Item struct {
 	Activity *ActivityInfo
 	// BlockType is the unknown block's type (KindUnknown).
 	BlockType string
+	Notice    *Notice // KindNotice
 
 	parent *Item // the group holding this step, nil at top level
 	// titleLabel is the label this step gives its group's title (rule 7):

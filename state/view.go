@@ -213,6 +213,8 @@ func viewItem(it *Item, top bool) any {
 		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text}
 	case KindUnknown:
 		return viewUnknown{base, it.BlockType}
+	case KindNotice:
+		return viewNotice{base, it.Notice.Reason, it.Notice.Detail}
 	}
 	return base // stopped
 }
