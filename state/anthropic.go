@@ -14,6 +14,15 @@ import (
 // results of server tools, stop reasons that deserve a notice, and the
 // provider's own errors.
 
+// The reasons of the notices of BACKENDS.md section 1; the UI shows a
+// sentence of its own for each.
+const (
+	NoticeRefusal       = "refusal"        // stop_reason refusal: the model declined
+	NoticeMaxTokens     = "max_tokens"     // the answer was cut at the length limit
+	NoticeContextWindow = "context_window" // model_context_window_exceeded
+	NoticeCompaction    = "compaction"     // earlier context was summarised
+)
+
 // isServerToolResult reports whether a block type is a server tool's result
 // (web_search_tool_result, code_execution_tool_result, mcp_tool_result, ...);
 // the native tool_result is not one.
@@ -255,7 +264,7 @@ func isProviderError(raw json.RawMessage) bool {
 // stopNotice adds the notice a message_delta's stop reason deserves, once
 // per message.
 func (s *Store) stopNotice(reason string, details *wire.StopDetails) {
-	var r NoticeReason
+	var r string
 	switch reason {
 	case "refusal":
 		r = NoticeRefusal
@@ -279,8 +288,8 @@ func (s *Store) stopNotice(reason string, details *wire.StopDetails) {
 
 // addNotice adds a notice: like an error, it closes the open group and
 // stands alone.
-func (s *Store) addNotice(r NoticeReason, detail string) {
+func (s *Store) addNotice(reason, detail string) {
 	it := s.newItem(KindNotice)
-	it.Reason, it.Text = r, detail
+	it.Notice = &Notice{Reason: reason, Detail: detail}
 	s.standalone(it)
 }

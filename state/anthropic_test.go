@@ -260,7 +260,7 @@ func TestCutToolJSONKeptForDisplay(t *testing.T) {
 	assert.Equal(t, ToolInterrupted, tl.Status)
 	last := s.Items()[len(s.Items())-1]
 	assert.Equal(t, KindNotice, last.Kind)
-	assert.Equal(t, NoticeMaxTokens, last.Reason)
+	assert.Equal(t, NoticeMaxTokens, last.Notice.Reason)
 	assert.Zero(t, s.SkippedCount(), "the deltas were valid events")
 }
 
@@ -271,8 +271,8 @@ func TestStopNotices(t *testing.T) {
 		`{"type":"message_delta","delta":{"stop_reason":"refusal"}}`, msgStop)
 	require.Len(t, s.Items(), 1, "one notice per message")
 	n := s.Items()[0]
-	assert.Equal(t, NoticeRefusal, n.Reason)
-	assert.Equal(t, "Không thể giúp việc này.", n.Text)
+	assert.Equal(t, NoticeRefusal, n.Notice.Reason)
+	assert.Equal(t, "Không thể giúp việc này.", n.Notice.Detail)
 	assert.True(t, n.Brand)
 	assert.Equal(t, StatusIdle, s.Status())
 
@@ -285,7 +285,7 @@ func TestStopNotices(t *testing.T) {
 	s = apply(t, msgStart, groupStart, toolUse(1, "a", "x", "A"), `{"type":"message_delta","delta":{"stop_reason":"model_context_window_exceeded"}}`)
 	require.Len(t, s.Items(), 2)
 	assert.False(t, s.Items()[0].Group.Open)
-	assert.Equal(t, NoticeContextWindow, s.Items()[1].Reason)
+	assert.Equal(t, NoticeContextWindow, s.Items()[1].Notice.Reason)
 
 	// History keeps why a message stopped.
 	h, err := wire.DecodeHistory([]byte(`{"agent_status":"idle","messages":[{"role":"user","content":"x"},
@@ -295,7 +295,7 @@ func TestStopNotices(t *testing.T) {
 	s.LoadHistory(h)
 	last := s.Items()[len(s.Items())-1]
 	assert.Equal(t, KindNotice, last.Kind)
-	assert.Equal(t, "", last.Text)
+	assert.Equal(t, "", last.Notice.Detail)
 }
 
 func TestProviderErrorEndsTheTurn(t *testing.T) {

@@ -22,19 +22,6 @@ const (
 	KindError    Kind = "error"
 	KindStopped  Kind = "stopped"
 	KindUnknown  Kind = "unknown"
-	KindNotice   Kind = "notice"
-)
-
-// NoticeReason says why a notice item is there (BACKENDS.md section 1); the
-// UI shows a sentence of its own for each.
-type NoticeReason string
-
-// The notice reasons.
-const (
-	NoticeRefusal       NoticeReason = "refusal"        // stop_reason refusal: the model declined
-	NoticeMaxTokens     NoticeReason = "max_tokens"     // the answer was cut at the length limit
-	NoticeContextWindow NoticeReason = "context_window" // model_context_window_exceeded
-	NoticeCompaction    NoticeReason = "compaction"     // earlier context was summarised
 )
 
 // ToolStatus is a tool item's status (PROTOCOL.md section 3, "Tool item status").
@@ -62,7 +49,7 @@ type Item struct {
 	// Brand marks the first assistant item of a turn (REPLAY.md).
 	Brand bool
 
-	Text      string // user, text, thinking, error, activity content; a notice's detail
+	Text      string // user, text, thinking, error, activity content
 	Final     bool   // text: is_final
 	Timestamp string // activity-dialect items: when it happened
 
@@ -71,8 +58,6 @@ type Item struct {
 	// Redacted marks a thinking item whose reasoning the provider encrypted:
 	// its Text is empty and the UI says so.
 	Redacted bool
-	// Reason is a notice's reason (KindNotice); Text is its detail.
-	Reason NoticeReason
 	// Usage is set on the last top-level item of a turn that has ended and
 	// reported token counts: the turn's total, shown quietly after it.
 	Usage *Usage

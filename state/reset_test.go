@@ -67,7 +67,7 @@ func TestResetEndsTheRunWithANotice(t *testing.T) {
 	require.NotNil(t, v.LastEventID)
 	assert.Equal(t, "3", *v.LastEventID, "the last id is the server's")
 	b, _ := json.Marshal(v.Items[len(v.Items)-1])
-	assert.JSONEq(t, `{"kind":"notice","brand":false,"reason":"reset","detail":""}`, string(b))
+	assert.JSONEq(t, `{"kind":"notice","brand":false,"reason":"reset","detail":null}`, string(b))
 }
 
 // After a reset, the server's next events have small ids: they are shown,

@@ -87,12 +87,6 @@ type viewThinking struct {
 	Redacted bool   `json:"redacted,omitempty"`
 }
 
-type viewNotice struct {
-	viewBase
-	Reason NoticeReason `json:"reason"`
-	Detail *string      `json:"detail"`
-}
-
 type viewPlain struct {
 	viewBase
 	Text string `json:"text"`
@@ -172,13 +166,6 @@ func viewItem(it *Item, top bool) any {
 		return v
 	case KindThinking:
 		return viewThinking{base, it.Text, it.Redacted}
-	case KindNotice:
-		v := viewNotice{viewBase: base, Reason: it.Reason}
-		if it.Text != "" {
-			detail := it.Text
-			v.Detail = &detail
-		}
-		return v
 	case KindUser, KindError:
 		return viewPlain{base, it.Text}
 	case KindTool:
@@ -214,7 +201,12 @@ func viewItem(it *Item, top bool) any {
 	case KindUnknown:
 		return viewUnknown{base, it.BlockType}
 	case KindNotice:
-		return viewNotice{base, it.Notice.Reason, it.Notice.Detail}
+		v := viewNotice{viewBase: base, Reason: it.Notice.Reason}
+		if it.Notice.Detail != "" { // BACKENDS.md: the explanation, or null
+			detail := it.Notice.Detail
+			v.Detail = &detail
+		}
+		return v
 	}
 	return base // stopped
 }
