@@ -346,6 +346,13 @@ func TestTurnUsage(t *testing.T) {
 	require.NotNil(t, last.Usage, "an error ends the turn too")
 	assert.Equal(t, Usage{InputTokens: 5, OutputTokens: 1}, *last.Usage)
 
+	applyTo(s, `{"type":"user_message","content":"tiếp"}`, usageStart(7, 1), textStart(0, false), stop(0), endTurn, msgStop)
+	last = s.Items()[len(s.Items())-1]
+	require.NotNil(t, last.Usage)
+	assert.Equal(t, Usage{InputTokens: 7, OutputTokens: 1}, *last.Usage, "a turn counts its own messages only")
+	u, _ = s.Usage()
+	assert.Equal(t, Usage{InputTokens: 272, OutputTokens: 44, CacheReadInputTokens: 90, WebSearchRequests: 2}, u)
+
 	_, ok = New(DefaultOptions()).Usage()
 	assert.False(t, ok)
 }

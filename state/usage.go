@@ -64,7 +64,8 @@ func (s *Store) messageUsage(w *wire.Usage) {
 }
 
 // commitMessageUsage files the current message's usage under the
-// conversation and its turn, before another message starts.
+// conversation and its turn, before another message starts or when its
+// turn ends, so no later turn counts it.
 func (s *Store) commitMessageUsage() {
 	s.usage.add(s.msgUsage)
 	if s.turn != nil {
@@ -76,6 +77,7 @@ func (s *Store) commitMessageUsage() {
 // startTurn begins a turn whose items are those added from now on.
 func (s *Store) startTurn() {
 	s.endTurn()
+	s.commitMessageUsage() // of a message no turn held
 	s.turn = &turn{first: len(s.items)}
 }
 
@@ -86,12 +88,12 @@ func (s *Store) endTurn() {
 	if t == nil {
 		return
 	}
+	s.commitMessageUsage()
 	s.turn = nil
 	if !t.hasUsage || len(s.items) <= t.first {
 		return
 	}
 	total := t.usage
-	total.add(s.msgUsage)
 	last := s.items[len(s.items)-1]
 	last.Usage = &total
 	s.touch(last)
