@@ -37,6 +37,9 @@ type ItemView struct {
 // item of a turn.
 func (v *ItemView) Render() app.UI {
 	body := itemBody(v.Item)
+	if u := v.Item.Usage; u != nil {
+		body = app.Div().Class("turn-end").Body(body, usageLine(u, locale))
+	}
 	if !v.Item.Brand {
 		return body
 	}
@@ -62,8 +65,11 @@ func itemBody(it *state.Item) app.UI {
 		if it.Final {
 			cls += " final"
 		}
-		return app.Div().Class(cls).DataSet("kind", "text").Body(Markdown(it.Text)...)
+		return app.Div().Class(cls).DataSet("kind", "text").Body(textBody(it, locale)...)
 	case state.KindThinking:
+		if it.Redacted {
+			return redactedThinkingView(locale)
+		}
 		return &ThinkingView{Item: it, Rev: it.Rev}
 	case state.KindTool:
 		return &ToolView{Item: it, Rev: it.Rev}
@@ -89,6 +95,8 @@ func itemBody(it *state.Item) app.UI {
 			app.Span().Class("stopped-icon").Aria("hidden", true).Text("■"),
 			app.Span().Text(T("stopped")),
 		)
+	case state.KindNotice:
+		return noticeView(it, locale)
 	default:
 		return &UnknownView{Item: it, Rev: it.Rev}
 	}

@@ -76,5 +76,5 @@ func TestMarksFollowTheirPassage(t *testing.T) {
 
 func TestMarkdownWithoutMarksUnchanged(t *testing.T) {
 	src := "# T\n\nSome *text* with `code`, a [link](https://x.example) and\n\n| a |\n|---|\n| 1 |\n"
-	assert.Equal(t, div(Markdown(src)...), marked(src))
+	assert.Equal(t, anchorTag.ReplaceAllString(div(Markdown(src)...), "<a>"), anchorTag.ReplaceAllString(marked(src), "<a>"))
 }

@@ -193,7 +193,7 @@ func (r *Root) Render() app.UI {
 				&Composer{Running: status == state.StatusRunning},
 			),
 			app.If(r.sourcesOpen, func() app.UI {
-				return &SourcesPanel{Groups: sources, Count: len(sources), Width: r.sourcesWidth}
+				return &SourcesPanel{Groups: sources, Count: len(sources), Width: r.sourcesWidth, Rev: store.SourcesRev()}
 			}),
 		),
 	)

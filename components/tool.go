@@ -65,13 +65,13 @@ func (v *ToolView) details(id string) app.UI {
 		}
 		response = app.Div().Class("tool-section").Body(
 			app.Div().Class("tool-section-title").Text(T("tool.response")),
-			app.Pre().Class(cls).Text(*t.Result),
+			app.Pre().Class(cls).Text(toolResponse(t, locale)),
 		)
 	}
 	return app.Div().ID(id).Class("tool-details").Body(
 		app.Div().Class("tool-section").Body(
 			app.Div().Class("tool-section-title").Text(T("tool.request")),
-			app.Pre().Class("tool-request").Text(state.IndentJSON(t.Input)),
+			toolRequest(t, locale),
 		),
 		response,
 		artifactView(t.Artifact),
@@ -118,7 +118,7 @@ func sourceList(sources []state.Source) app.UI {
 			icon,
 			app.Div().Class("source-text").Body(
 				link,
-				app.Span().Class("source-domain").Text(s.Domain),
+				app.Span().Class("source-domain").Text(sourceMeta(s)),
 				app.If(s.Snippet != "", func() app.UI { return app.P().Class("source-snippet").Text(s.Snippet) }),
 			),
 		))
