@@ -30,9 +30,11 @@ func noticeView(it *state.Item, tr translator) app.UI {
 	if key, ok := noticeKeys[n.Reason]; ok {
 		text, detail = tr.T(key), n.Detail
 	}
-	icon := "ⓘ"
+	// The icon is a letter in a circle drawn by CSS: symbol glyphs are
+	// missing from many fonts.
+	icon := "i"
 	if n.Reason == state.NoticeRefusal || n.Reason == state.NoticeMaxTokens || n.Reason == state.NoticeContextWindow {
-		icon = "⚠"
+		icon = "!"
 	}
 	return app.Div().Class("item notice-item").DataSet("kind", "notice").DataSet("reason", n.Reason).
 		Attr("role", "status").Body(
@@ -51,6 +53,29 @@ func redactedThinkingView(tr translator) app.UI {
 		app.Span().Class("redacted-icon").Aria("hidden", true).Text("🔒"),
 		app.Span().Class("thinking-title").Text(tr.T("thinking.redacted")),
 	)
+}
+
+// serverToolKeys name Anthropic's server tools in the UI's language, when
+// the backend gave no label of its own.
+var serverToolKeys = map[string]string{
+	"web_search":                 "tool.name.web_search",
+	"web_fetch":                  "tool.name.web_fetch",
+	"code_execution":             "tool.name.code_execution",
+	"bash_code_execution":        "tool.name.bash_code_execution",
+	"text_editor_code_execution": "tool.name.text_editor_code_execution",
+	"tool_search_tool_regex":     "tool.name.tool_search",
+	"tool_search_tool_bm25":      "tool.name.tool_search",
+}
+
+// toolLabel is the label a tool row shows.
+func toolLabel(t *state.Tool, tr translator) string {
+	if key, ok := serverToolKeys[t.Name]; ok && t.Label == state.ReadableName(t.Name) {
+		return tr.T(key)
+	}
+	if t.Label == "" {
+		return t.Name
+	}
+	return t.Label
 }
 
 // toolErrorKeys say each server tool error_code in the UI's language.
@@ -134,8 +159,12 @@ func usageLine(u *state.Usage, l i18n.Locale) app.UI {
 	if u.WebSearchRequests > 0 {
 		parts = append(parts, l.N("usage.web_searches", int(u.WebSearchRequests)))
 	}
-	return app.Div().Class("usage").DataSet("testid", "usage").Body(
-		app.Span().Class("sr-only").Text(l.T("usage.label")+" "),
-		app.Text(strings.Join(parts, " · ")),
-	)
+	body := []app.UI{app.Span().Class("sr-only").Text(l.T("usage.label") + " ")}
+	for i, p := range parts {
+		if i > 0 {
+			body = append(body, app.Text(" · "))
+		}
+		body = append(body, app.Span().Class("usage-part").Text(p)) // wraps between parts only
+	}
+	return app.Div().Class("usage").DataSet("testid", "usage").Body(body...)
 }

@@ -28,10 +28,7 @@ func (v *ToolView) Render() app.UI {
 		return root.Body(v.search(search))
 	}
 	id := domID("tool", v.Item)
-	label := t.Label
-	if label == "" {
-		label = t.Name
-	}
+	label := toolLabel(t, locale)
 	return root.Body(
 		v.d.button("tool-row", id,
 			statusDot(t.Status),

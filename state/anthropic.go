@@ -58,6 +58,9 @@ func (s *Store) serverToolResult(b *wire.Block) bool {
 	switch {
 	case content.errorType:
 		status, code = "error", content.errorCode
+		if code == "" {
+			code = UnknownErrorCode
+		}
 		text = ToolErrorMessage(code)
 	case b.IsError || content.isError:
 		status, text = "error", resultText(b.Content)
@@ -228,7 +231,11 @@ var toolErrorMessages = map[string]string{
 	"url_not_in_prior_context": "The URL did not appear earlier in the conversation, so it was not fetched.",
 	"url_not_accessible":       "The page could not be reached.",
 	"unsupported_content_type": "This type of content cannot be fetched.",
+	UnknownErrorCode:           "The tool failed.",
 }
+
+// UnknownErrorCode is the ErrorCode of an error result that sent none.
+const UnknownErrorCode = "unknown"
 
 // ToolErrorCodes lists the error codes with a sentence of their own, for
 // the UI's catalogs.
@@ -240,9 +247,6 @@ func ToolErrorCodes() []string {
 func ToolErrorMessage(code string) string {
 	if m, ok := toolErrorMessages[code]; ok {
 		return m
-	}
-	if code == "" {
-		return "The tool failed."
 	}
 	return "The tool failed (" + code + ")."
 }

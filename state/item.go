@@ -102,8 +102,9 @@ type Tool struct {
 	// Result is the result text, nil until a result arrives.
 	Result   *string
 	Artifact json.RawMessage // nil when none
-	// ErrorCode is the error_code of a server tool's error result (Result
-	// then holds an English sentence for it; the UI translates the code).
+	// ErrorCode is the error_code of a server tool's error result,
+	// UnknownErrorCode when it sent none (Result then holds an English
+	// sentence for it; the UI translates the code).
 	ErrorCode string
 	// PartialInput is input JSON that never became valid (cut by
 	// max_tokens): Input stays as it was, the UI shows this text instead.
