@@ -15,6 +15,7 @@ import (
 
 // noticeKeys say each notice reason in the UI's language.
 var noticeKeys = map[string]string{
+	state.NoticeReset:         "notice.reset",
 	state.NoticeRefusal:       "notice.refusal",
 	state.NoticeMaxTokens:     "notice.max_tokens",
 	state.NoticeContextWindow: "notice.context_window",

@@ -53,9 +53,9 @@ func usageText(html string) string {
 var describedBy = regexp.MustCompile(`aria-describedby="([^"]+)"`)
 
 func TestCitationMarkers(t *testing.T) {
-	SetLanguage("en")
+	set := in("en")
 	s := storeFromFile(t, "../server/replay/testdata/anthropic/cited-answer.jsonl")
-	html := itemHTML(t, itemOf(t, s, state.KindText))
+	html := itemHTML(t, set, itemOf(t, s, state.KindText))
 
 	// Markers after their passages, inside the rendered Markdown.
 	markers := regexp.MustCompile(`(?s)<(a|button)[^>]*data-testid="citation"[^>]*>([^<]*)</(a|button)>`).FindAllStringSubmatch(html, -1)
@@ -88,13 +88,13 @@ func TestCitationMarkers(t *testing.T) {
 }
 
 func TestCitationWithoutLink(t *testing.T) {
-	SetLanguage("vi")
+	set := in("vi")
 	s := storeOf(t, start,
 		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Doanh thu tăng 12%.","citations":[{"type":"page_location","document_index":0,"document_title":"Báo cáo quý 3","cited_text":"Doanh thu tăng 12%","start_page_number":4,"end_page_number":5}]}}`,
 		`{"type":"content_block_stop","index":0}`,
 		`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":" Xem thêm.","citations":[{"type":"web_search_result_location","url":"javascript:alert(1)","title":"Xấu","cited_text":"x"}]}}`,
 	)
-	html := itemHTML(t, s.Items()[0])
+	html := itemHTML(t, set, s.Items()[0])
 	assert.Equal(t, 2, strings.Count(html, `data-testid="citation"`))
 	assert.NotContains(t, html, "<a ", "a document without URL, and a javascript: URL, are no links")
 	assert.NotContains(t, html, "javascript:")
@@ -104,10 +104,10 @@ func TestCitationWithoutLink(t *testing.T) {
 }
 
 func TestAnthropicWebSearchBlockAndSources(t *testing.T) {
-	SetLanguage("en")
+	set := in("en")
 	s := storeFromFile(t, "../server/replay/testdata/streams/anthropic-docs-web-search.jsonl")
 	it := itemOf(t, s, state.KindTool)
-	v := &ToolView{Item: it, Rev: it.Rev}
+	v := &ToolView{Item: it, Rev: it.Rev, Settings: set}
 	html := render(t, v)
 	assert.Contains(t, html, `data-testid="web-search"`)
 	assert.Contains(t, html, "[1 result]")
@@ -118,7 +118,7 @@ func TestAnthropicWebSearchBlockAndSources(t *testing.T) {
 	assert.NotContains(t, html, "Ev0DCioIAxgCIiQ3NmU4ZmI4OC1k", "never the encrypted content")
 
 	s = storeFromFile(t, "../server/replay/testdata/anthropic/cited-answer.jsonl")
-	p := &SourcesPanel{Groups: s.Sources(), Count: len(s.Sources()), Rev: s.SourcesRev()}
+	p := &SourcesPanel{Settings: set, Groups: s.Sources(), Count: len(s.Sources()), Rev: s.SourcesRev()}
 	html = render(t, p)
 	assert.Equal(t, 2, strings.Count(html, `data-testid="sources-group"`))
 	assert.Contains(t, html, "🔍 San Francisco weather today")
@@ -126,9 +126,9 @@ func TestAnthropicWebSearchBlockAndSources(t *testing.T) {
 	assert.Contains(t, html, "www.accuweather.com · 6 hours ago", "page_age beside the domain")
 	assert.Contains(t, html, ">www.wunderground.com<", "no page_age, the domain alone")
 
-	SetLanguage("fr")
+	set = in("fr")
 	s = storeFromFile(t, "../server/replay/testdata/anthropic/server-tools.jsonl")
-	html = render(t, &SourcesPanel{Groups: s.Sources(), Count: len(s.Sources()), Rev: s.SourcesRev()})
+	html = render(t, &SourcesPanel{Settings: set, Groups: s.Sources(), Count: len(s.Sources()), Rev: s.SourcesRev()})
 	assert.Contains(t, html, "📄 Pages consultées")
 }
 
@@ -142,9 +142,9 @@ func TestNotices(t *testing.T) {
 		{"en", "model_context_window_exceeded", "The conversation is too long for the model"},
 		{"vi", "model_context_window_exceeded", "Cuộc trò chuyện quá dài so với mô hình"},
 	} {
-		SetLanguage(tc.lang)
+		set := in(tc.lang)
 		s := storeOf(t, start, `{"type":"message_delta","delta":{"stop_reason":"`+tc.reason+`","stop_details":{"type":"refusal","explanation":"Policy <b>x</b>"}}}`)
-		html := itemHTML(t, s.Items()[0])
+		html := itemHTML(t, set, s.Items()[0])
 		assert.Contains(t, html, `data-kind="notice"`)
 		assert.Contains(t, html, `role="status"`)
 		assert.Contains(t, html, tc.want, tc.lang+" "+tc.reason)
@@ -154,18 +154,18 @@ func TestNotices(t *testing.T) {
 			assert.NotContains(t, html, "Policy", "only a refusal has an explanation")
 		}
 	}
-	SetLanguage("fr")
+	set := in("fr")
 	s := storeFromFile(t, "../server/replay/testdata/streams/anthropic-sdk-compaction.jsonl")
-	html := itemHTML(t, itemOf(t, s, state.KindNotice))
+	html := itemHTML(t, set, itemOf(t, s, state.KindNotice))
 	assert.Contains(t, html, `data-reason="compaction"`)
 	assert.Contains(t, html, "Le contexte précédent a été résumé")
 	assert.NotContains(t, html, "Earlier conversation summarized", "the summary is not shown")
 }
 
 func TestRedactedThinking(t *testing.T) {
-	SetLanguage("fr")
+	set := in("fr")
 	s := storeOf(t, start, `{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3p"}}`)
-	html := itemHTML(t, s.Items()[0])
+	html := itemHTML(t, set, s.Items()[0])
 	assert.Contains(t, html, `data-kind="thinking"`)
 	assert.Contains(t, html, "Raisonnement masqué par le fournisseur du modèle")
 	assert.NotContains(t, html, "EmwKAhgBEgy3va3p")
@@ -173,11 +173,11 @@ func TestRedactedThinking(t *testing.T) {
 }
 
 func TestServerToolErrorsAndCutInput(t *testing.T) {
-	SetLanguage("fr")
+	set := in("fr")
 	s := storeFromFile(t, "../server/replay/testdata/anthropic/server-tools.jsonl")
 	open := func(id string) string {
 		it := s.Tool(id)
-		v := &ToolView{Item: it, Rev: it.Rev}
+		v := &ToolView{Item: it, Rev: it.Rev, Settings: set}
 		render(t, v)
 		v.d.open = true
 		return app.HTMLString(v.Render())
@@ -196,17 +196,17 @@ func TestServerToolErrorsAndCutInput(t *testing.T) {
 	assert.Contains(t, fetch, "Effective Go\nhttps://go.dev/doc/effective_go")
 	assert.NotContains(t, fetch, "Introduction. Go is a new language", "never the page's body")
 
-	SetLanguage("en")
+	set = in("en")
 	s = storeFromFile(t, "../server/replay/testdata/streams/anthropic-sdk-cut-tool-json.jsonl")
 	it := itemOf(t, s, state.KindTool)
-	v := &ToolView{Item: it, Rev: it.Rev}
+	v := &ToolView{Item: it, Rev: it.Rev, Settings: set}
 	render(t, v)
 	v.d.open = true
 	html = app.HTMLString(v.Render())
 	assert.Contains(t, html, `data-status="interrupted"`)
 	assert.Contains(t, html, "Cut off before it was complete")
 	assert.Contains(t, html, "Filing taxes…", "the JSON the model was writing")
-	html = itemHTML(t, s.Items()[len(s.Items())-1])
+	html = itemHTML(t, set, s.Items()[len(s.Items())-1])
 	assert.Contains(t, html, "The answer was cut off at the length limit")
 }
 
@@ -216,24 +216,24 @@ func TestUsageAtTheEndOfTheTurn(t *testing.T) {
 		"vi": "10.682 token vào · 510 token ra · 1 lượt tìm kiếm web",
 		"fr": "10\u202f682 en entrée · 510 en sortie · 1 recherche web",
 	} {
-		SetLanguage(lang)
+		set := in(lang)
 		s := storeFromFile(t, "../server/replay/testdata/streams/anthropic-docs-web-search.jsonl")
 		items := s.Items()
 		for _, it := range items[:len(items)-1] {
-			assert.NotContains(t, itemHTML(t, it), `data-testid="usage"`)
+			assert.NotContains(t, itemHTML(t, set, it), `data-testid="usage"`)
 		}
-		html := itemHTML(t, items[len(items)-1])
+		html := itemHTML(t, set, items[len(items)-1])
 		assert.Contains(t, html, `data-testid="usage"`)
 		assert.Contains(t, usageText(html), want, lang)
 		assert.Contains(t, html, `class="sr-only"`, "screen readers hear what the numbers count")
 	}
 
-	SetLanguage("en")
+	set := in("en")
 	s := storeFromFile(t, "../server/replay/testdata/anthropic/cited-answer.jsonl")
 	items := s.Items()
-	assert.Contains(t, usageText(itemHTML(t, items[1])), "11,306 in · 163 out · 1 web search")
-	assert.Contains(t, usageText(itemHTML(t, items[3])), "11,600 in · 11,000 cached · 58 out", "cache reads when there are any")
-	assert.NotContains(t, usageText(itemHTML(t, items[3])), "web search", "no searches, no count")
+	assert.Contains(t, usageText(itemHTML(t, set, items[1])), "11,306 in · 163 out · 1 web search")
+	assert.Contains(t, usageText(itemHTML(t, set, items[3])), "11,600 in · 11,000 cached · 58 out", "cache reads when there are any")
+	assert.NotContains(t, usageText(itemHTML(t, set, items[3])), "web search", "no searches, no count")
 
 	s = storeOf(t, `{"type":"message_start","message":{"id":"m","usage":{"input_tokens":5,"output_tokens":2}}}`,
 		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9,"server_tool_use":{"web_search_requests":3}}}`)
@@ -242,5 +242,5 @@ func TestUsageAtTheEndOfTheTurn(t *testing.T) {
 		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"x"}}`,
 		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9,"server_tool_use":{"web_search_requests":3}}}`,
 		`{"type":"message_stop"}`)
-	assert.Contains(t, usageText(itemHTML(t, s.Items()[0])), "5 in · 9 out · 3 web searches")
+	assert.Contains(t, usageText(itemHTML(t, set, s.Items()[0])), "5 in · 9 out · 3 web searches")
 }

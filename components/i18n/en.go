@@ -73,6 +73,8 @@ var en = catalog{
 		"chart.title":                  "Chart",
 		"artifact.title":               "Data",
 		"send.failed":                  "Could not send: %s",
+		"notice.reset":                 "The connection to the agent was reset; the remaining steps of this run were lost.",
+		"send.offline":                 "Could not send: not connected, and too many messages are waiting.",
 
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",

@@ -73,6 +73,8 @@ var fr = catalog{
 		"chart.title":                  "Graphique",
 		"artifact.title":               "Données",
 		"send.failed":                  "Envoi impossible : %s",
+		"notice.reset":                 "La connexion à l'agent a été réinitialisée ; les étapes restantes de cette exécution sont perdues.",
+		"send.offline":                 "Envoi impossible : pas de connexion, et trop de messages sont en attente.",
 
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",

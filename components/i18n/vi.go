@@ -73,6 +73,8 @@ var vi = catalog{
 		"chart.title":                  "Biểu đồ",
 		"artifact.title":               "Dữ liệu",
 		"send.failed":                  "Không gửi được: %s",
+		"notice.reset":                 "Kết nối với trợ lý đã được thiết lập lại; các bước còn lại của lượt chạy này đã bị mất.",
+		"send.offline":                 "Không gửi được: chưa có kết nối và đã có quá nhiều tin nhắn đang chờ.",
 
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Nguồn %d",
