@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,20 +17,20 @@ func textStart(idx int, cited bool) string {
 	if cited {
 		c = `,"citations":[]`
 	}
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"text","text":""` + c + `}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"text","text":""` + c + `}}`
 }
 
 func textDelta(idx int, text string) string {
 	b, _ := json.Marshal(text)
-	return `{"type":"content_block_delta","index":` + itoa(idx) + `,"delta":{"type":"text_delta","text":` + string(b) + `}}`
+	return `{"type":"content_block_delta","index":` + strconv.Itoa(idx) + `,"delta":{"type":"text_delta","text":` + string(b) + `}}`
 }
 
 func webCite(idx int, url, title, cited string) string {
-	return `{"type":"content_block_delta","index":` + itoa(idx) + `,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","url":"` + url + `","title":"` + title + `","cited_text":"` + cited + `","encrypted_index":"E"}}}`
+	return `{"type":"content_block_delta","index":` + strconv.Itoa(idx) + `,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","url":"` + url + `","title":"` + title + `","cited_text":"` + cited + `","encrypted_index":"E"}}}`
 }
 
 func usageStart(in, out int) string {
-	return `{"type":"message_start","message":{"id":"m","role":"assistant","usage":{"input_tokens":` + itoa(in) + `,"output_tokens":` + itoa(out) + `}}}`
+	return `{"type":"message_start","message":{"id":"m","role":"assistant","usage":{"input_tokens":` + strconv.Itoa(in) + `,"output_tokens":` + strconv.Itoa(out) + `}}}`
 }
 
 const endTurn = `{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`
@@ -111,7 +112,7 @@ func TestCitationOffsetFollowsItsPassage(t *testing.T) {
 
 func TestCitationNumbers(t *testing.T) {
 	doc := func(idx int, kind string, docIndex int, title string) string {
-		return `{"type":"content_block_delta","index":` + itoa(idx) + `,"delta":{"type":"citations_delta","citation":{"type":"` + kind + `","cited_text":"c","document_index":` + itoa(docIndex) + `,"document_title":"` + title + `","start_char_index":0,"end_char_index":1}}}`
+		return `{"type":"content_block_delta","index":` + strconv.Itoa(idx) + `,"delta":{"type":"citations_delta","citation":{"type":"` + kind + `","cited_text":"c","document_index":` + strconv.Itoa(docIndex) + `,"document_title":"` + title + `","start_char_index":0,"end_char_index":1}}}`
 	}
 	s := apply(t, msgStart, textStart(0, true),
 		webCite(0, "https://a.example", "A", "a1"),
@@ -192,9 +193,9 @@ func TestSourcesRevMovesWhenAGroupGrows(t *testing.T) {
 func TestFetchedPagesOnce(t *testing.T) {
 	fetch := func(i int, id, url string) []string {
 		return []string{
-			`{"type":"content_block_start","index":` + itoa(i) + `,"content_block":{"type":"server_tool_use","id":"` + id + `","name":"web_fetch","input":{"url":"` + url + `"}}}`,
+			`{"type":"content_block_start","index":` + strconv.Itoa(i) + `,"content_block":{"type":"server_tool_use","id":"` + id + `","name":"web_fetch","input":{"url":"` + url + `"}}}`,
 			stop(i),
-			`{"type":"content_block_start","index":` + itoa(i+1) + `,"content_block":{"type":"web_fetch_tool_result","tool_use_id":"` + id + `","content":{"type":"web_fetch_result","url":"` + url + `","content":{"type":"document","title":"Page","source":{"type":"text","media_type":"text/plain","data":"THE WHOLE BODY"}}}}}`,
+			`{"type":"content_block_start","index":` + strconv.Itoa(i+1) + `,"content_block":{"type":"web_fetch_tool_result","tool_use_id":"` + id + `","content":{"type":"web_fetch_result","url":"` + url + `","content":{"type":"document","title":"Page","source":{"type":"text","media_type":"text/plain","data":"THE WHOLE BODY"}}}}}`,
 			stop(i + 1),
 		}
 	}

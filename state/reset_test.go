@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,7 @@ import (
 func withIDs(lines ...string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = l[:len(l)-1] + `,"event_id":` + itoa(i+100) + `}`
+		out[i] = l[:len(l)-1] + `,"event_id":` + strconv.Itoa(i+100) + `}`
 	}
 	return out
 }
