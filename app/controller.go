@@ -81,9 +81,10 @@ func (c *Controller) configure(u *url.URL, browserLang string) {
 }
 
 // OnMount starts the source of events: a replayed file, or the backend.
+// The page is marked ready (for tests) once everything is wired.
 func (c *Controller) OnMount(ctx app.Context) {
+	defer markReady()
 	ctx.Page().SetLang(c.settings.Locale.Lang())
-	markReady()
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
 	ctx.Handle(components.ActionSendMessage, c.onSend)

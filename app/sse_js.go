@@ -12,9 +12,12 @@ import (
 )
 
 // SSE connects a session over Server-Sent Events, for backends or proxies
-// without WebSocket: EventSource resumes by itself with Last-Event-ID, and
-// client frames are POSTed to the commands endpoint as JSON; each POST's
-// status is its command's outcome.
+// without WebSocket. Each EventSource asks for the events after the last
+// one delivered (?last_event_id=); when it fails, a new one replaces it
+// after a backoff (not the browser's own retry: its Last-Event-ID header
+// does not survive the app's service worker, and a server that lost its
+// log could not tell the client so). Client frames are POSTed to the
+// commands endpoint as JSON; each POST's status is its command's outcome.
 type SSE struct {
 	link
 	open bool // guarded by link.mu
@@ -34,9 +37,9 @@ func (s *SSE) Start() {
 	}()
 }
 
-// connect opens an EventSource after the last event id. EventSource
-// reconnects by itself; when it gives up (CLOSED), a new one starts after
-// a backoff.
+// connect opens an EventSource after the last event id; when it fails, a
+// new one follows after a backoff (attempt counts the failures since the
+// last open).
 func (s *SSE) connect(attempt int) {
 	u := s.Config.Path(s.Config.EventsPath)
 	if !s.last.IsZero() {
@@ -51,6 +54,7 @@ func (s *SSE) connect(attempt int) {
 		onError.Release()
 	}
 	onOpen = js.FuncOf(func(this js.Value, args []js.Value) any {
+		attempt = 0
 		s.mu.Lock()
 		s.open = true
 		queued := s.takeQueueLocked()
@@ -84,13 +88,11 @@ func (s *SSE) connect(attempt int) {
 		s.open = false
 		s.mu.Unlock()
 		s.OnState(ConnReconnecting)
-		if es.Get("readyState").Int() == 2 { // CLOSED: it will not retry
-			closeSource()
-			go func() {
-				time.Sleep(Backoff(attempt, nil))
-				s.connect(attempt + 1)
-			}()
-		}
+		closeSource()
+		go func() {
+			time.Sleep(Backoff(attempt, nil))
+			s.connect(attempt + 1)
+		}()
 		return nil
 	})
 	es.Set("onopen", onOpen)

@@ -1,6 +1,10 @@
 package components
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Composer is the message box: Enter sends, Shift+Enter starts a new line
 // (and Enter while an input method composes does nothing); while the agent
@@ -47,7 +51,8 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 		return
 	}
 	c.restored = c.Draft.Seq
-	if box := app.Window().GetElementByID(composerID); box.Truthy() && box.Get("value").String() == "" {
+	box := app.Window().GetElementByID(composerID)
+	if box.Truthy() && strings.TrimSpace(box.Get("value").String()) == "" {
 		box.Set("value", c.Draft.Text)
 	}
 }

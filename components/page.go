@@ -43,18 +43,7 @@ func Page(p PageProps) app.UI {
 		header(p),
 		app.Div().Class("main").Body(
 			app.Div().Class("column").Body(
-				app.If(p.UpdateAvailable, func() app.UI {
-					return app.Div().Class("banner update").Attr("role", "status").DataSet("testid", "update").Body(
-						app.Span().Text(s.T("update.available")),
-						app.Button().Class("primary").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }).Text(s.T("update.reload")),
-					)
-				}),
-				app.If(p.Offline, func() app.UI {
-					return app.Div().Class("banner offline").Attr("role", "status").DataSet("testid", "offline").Text(s.T("offline.notice"))
-				}),
-				app.If(p.Notice != "", func() app.UI {
-					return app.Div().Class("notice").Attr("role", "alert").DataSet("testid", "notice").Text(p.Notice)
-				}),
+				alerts(p),
 				app.Section().ID("conversation").Class("conversation").
 					Attr("role", "log").Aria("live", "polite").Aria("label", s.T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
@@ -65,6 +54,28 @@ func Page(p PageProps) app.UI {
 				return &SourcesPanel{Settings: s, Groups: p.Sources, Count: len(p.Sources), Width: p.SourcesWidth, Rev: p.SourcesRev}
 			}),
 		),
+	)
+}
+
+// alerts are the banners above the conversation. Their container is
+// always there, so that one appearing does not shift the column's children:
+// go-app diffs children by position, and would rebuild the conversation and
+// the composer (losing what is typed) that follow.
+func alerts(p PageProps) app.UI {
+	s := p.Settings
+	return app.Div().Class("alerts").Body(
+		app.If(p.UpdateAvailable, func() app.UI {
+			return app.Div().Class("banner update").Attr("role", "status").DataSet("testid", "update").Body(
+				app.Span().Text(s.T("update.available")),
+				app.Button().Class("primary").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }).Text(s.T("update.reload")),
+			)
+		}),
+		app.If(p.Offline, func() app.UI {
+			return app.Div().Class("banner offline").Attr("role", "status").DataSet("testid", "offline").Text(s.T("offline.notice"))
+		}),
+		app.If(p.Notice != "", func() app.UI {
+			return app.Div().Class("notice").Attr("role", "alert").DataSet("testid", "notice").Text(p.Notice)
+		}),
 	)
 }
 
