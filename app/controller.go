@@ -341,5 +341,6 @@ func (c *Controller) Render() app.UI {
 		UpdateAvailable: c.updateAvailable,
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,
+		SourcesRev:      store.SourcesRev(),
 	})
 }

@@ -24,6 +24,9 @@ type ItemView struct {
 // item of a turn.
 func (v *ItemView) Render() app.UI {
 	body := itemBody(v.Item, v.Settings, v.Forms)
+	if u := v.Item.Usage; u != nil {
+		body = app.Div().Class("turn-end").Body(body, usageLine(u, v.Settings.Locale))
+	}
 	if !v.Item.Brand {
 		return body
 	}
@@ -50,8 +53,11 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		if it.Final {
 			cls += " final"
 		}
-		return app.Div().Class(cls).DataSet("kind", "text").Body(Markdown(it.Text)...)
+		return app.Div().Class(cls).DataSet("kind", "text").Body(textBody(it, s)...)
 	case state.KindThinking:
+		if it.Redacted {
+			return redactedThinkingView(s)
+		}
 		return &ThinkingView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindTool:
 		return &ToolView{Item: it, Rev: it.Rev, Settings: s}
@@ -198,22 +204,4 @@ func shortTime(ts string) string {
 		return clock[:5]
 	}
 	return ts
-}
-
-// noticeReasonKeys explain each notice reason.
-var noticeReasonKeys = map[string]string{
-	state.NoticeReset: "notice.reset",
-}
-
-// noticeView is a notice: a short line about the conversation itself.
-func noticeView(it *state.Item, s Settings) app.UI {
-	text := it.Notice.Detail
-	if key, ok := noticeReasonKeys[it.Notice.Reason]; ok {
-		text = s.T(key)
-	}
-	return app.Div().Class("item notice-item").DataSet("kind", "notice").DataSet("reason", it.Notice.Reason).
-		Attr("role", "status").Body(
-		app.Span().Class("notice-icon").Aria("hidden", true).Text("i"),
-		app.Span().Class("notice-text").Text(text),
-	)
 }

@@ -32,6 +32,7 @@ type PageProps struct {
 	UpdateAvailable bool
 	SourcesOpen     bool
 	SourcesWidth    int
+	SourcesRev      uint64 // the store's SourcesRev: a group may grow in place
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -50,7 +51,7 @@ func Page(p PageProps) app.UI {
 				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft},
 			),
 			app.If(p.SourcesOpen, func() app.UI {
-				return &SourcesPanel{Settings: s, Groups: p.Sources, Count: len(p.Sources), Width: p.SourcesWidth}
+				return &SourcesPanel{Settings: s, Groups: p.Sources, Count: len(p.Sources), Width: p.SourcesWidth, Rev: p.SourcesRev}
 			}),
 		),
 	)

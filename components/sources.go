@@ -22,6 +22,7 @@ type SourcesPanel struct {
 	Groups   []state.SourceGroup
 	Count    int
 	Width    int
+	Rev      uint64 // the store's SourcesRev: groups also grow in place
 
 	width    int
 	dragging bool
@@ -40,7 +41,7 @@ func (p *SourcesPanel) Render() app.UI {
 	groups := make([]app.UI, 0, len(p.Groups))
 	for _, g := range p.Groups {
 		groups = append(groups, app.Section().Class("sources-group").DataSet("testid", "sources-group").Body(
-			app.H3().Class("sources-query").Text("🔍 "+g.Query),
+			app.H3().Class("sources-query").Text(sourceGroupTitle(g, p.Settings)),
 			sourceList(g.Sources),
 		))
 	}

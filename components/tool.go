@@ -29,10 +29,7 @@ func (v *ToolView) Render() app.UI {
 		return root.Body(v.search(search))
 	}
 	id := domID("tool", v.Item)
-	label := t.Label
-	if label == "" {
-		label = t.Name
-	}
+	label := toolLabel(t, v.Settings)
 	return root.Body(
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
@@ -66,13 +63,13 @@ func (v *ToolView) details(id string) app.UI {
 		}
 		response = app.Div().Class("tool-section").Body(
 			app.Div().Class("tool-section-title").Text(v.Settings.T("tool.response")),
-			app.Pre().Class(cls).Text(*t.Result),
+			app.Pre().Class(cls).Text(toolResponse(t, v.Settings)),
 		)
 	}
 	return app.Div().ID(id).Class("tool-details").Body(
 		app.Div().Class("tool-section").Body(
 			app.Div().Class("tool-section-title").Text(v.Settings.T("tool.request")),
-			app.Pre().Class("tool-request").Text(state.IndentJSON(t.Input)),
+			toolRequest(t, v.Settings),
 		),
 		response,
 		artifactView(t.Artifact, v.Settings),
@@ -119,7 +116,7 @@ func sourceList(sources []state.Source) app.UI {
 			icon,
 			app.Div().Class("source-text").Body(
 				link,
-				app.Span().Class("source-domain").Text(s.Domain),
+				app.Span().Class("source-domain").Text(sourceMeta(s)),
 				app.If(s.Snippet != "", func() app.UI { return app.P().Class("source-snippet").Text(s.Snippet) }),
 			),
 		))

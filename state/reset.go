@@ -18,8 +18,8 @@ type Notice struct {
 
 type viewNotice struct {
 	viewBase
-	Reason string `json:"reason"`
-	Detail string `json:"detail"`
+	Reason string  `json:"reason"`
+	Detail *string `json:"detail"` // null when there is none
 }
 
 // Reset handles the server's reset frame (RESET.md): the server could not
@@ -72,6 +72,7 @@ func (s *Store) endRun(status AgentStatus) {
 	s.dialectText = nil
 	s.addResetNotice()  // closes the open group
 	s.setStatus(status) // interrupts the tools still active
+	s.endTurn()
 }
 
 func (s *Store) addResetNotice() {

@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,7 @@ import (
 func withIDs(lines ...string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = l[:len(l)-1] + `,"event_id":` + itoa(i+100) + `}`
+		out[i] = l[:len(l)-1] + `,"event_id":` + strconv.Itoa(i+100) + `}`
 	}
 	return out
 }
@@ -67,7 +68,7 @@ func TestResetEndsTheRunWithANotice(t *testing.T) {
 	require.NotNil(t, v.LastEventID)
 	assert.Equal(t, "3", *v.LastEventID, "the last id is the server's")
 	b, _ := json.Marshal(v.Items[len(v.Items)-1])
-	assert.JSONEq(t, `{"kind":"notice","brand":false,"reason":"reset","detail":""}`, string(b))
+	assert.JSONEq(t, `{"kind":"notice","brand":false,"reason":"reset","detail":null}`, string(b))
 }
 
 // After a reset, the server's next events have small ids: they are shown,
