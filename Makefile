@@ -6,7 +6,7 @@ ADDR     ?= localhost:8080
 SHARED   ?= ../shared
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test vet unit race conformance browser bench fuzz clean compress-wasm
+.PHONY: build run test vet unit race conformance browser bench fuzz screens clean compress-wasm
 
 build: web/app.wasm bin/stepwise
 
@@ -36,7 +36,7 @@ test: vet unit race conformance browser
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./components ./app ./state/...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./components/... ./app ./state/...
 
 unit:
 	$(GO) test -count=1 ./...
@@ -66,8 +66,13 @@ bench: build
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).
 fuzz:
-	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps; do \
+	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset; do \
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
+	$(GO) test ./state/wire -run '^$$' -fuzz '^FuzzEventIDOrder$$' -fuzztime 60s
+
+# Screenshots of every state in both themes, to look at (testdata/screens).
+screens: build
+	STEPWISE_SCREENS=1 $(GO) test -count=1 -tags browser -run '^TestScreens$$' ./server/browsertest/
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256

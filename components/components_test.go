@@ -354,3 +354,21 @@ func TestApprovalEditExplainsBadArguments(t *testing.T) {
 		assert.Contains(t, app.HTMLString(v.Render()), want, text)
 	}
 }
+
+// The demo agent's restart error is server text in English; the page says
+// it in the reader's language, by its type.
+func TestAgentRestartedErrorIsLocalised(t *testing.T) {
+	s := storeOf(t, start,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"terminal_error","error":{"type":"agent_restarted","message":"The agent was restarted; the rest of this run was lost. Send your message again."}}}`)
+	items := s.Items()
+	it := items[len(items)-1]
+	require.Equal(t, state.KindError, it.Kind)
+	assert.Equal(t, "agent_restarted", it.ErrorType)
+	html := itemHTML(t, in("fr"), it)
+	assert.Contains(t, html, "L&#39;agent a redémarré")
+	assert.NotContains(t, html, "The agent was restarted")
+	// Any other error keeps the backend's own words.
+	other := storeOf(t, `{"type":"error","error":{"type":"invalid_request","message":"Bad thing"}}`).Items()[0]
+	assert.Equal(t, "invalid_request", other.ErrorType)
+	assert.Contains(t, itemHTML(t, in("fr"), other), "Bad thing")
+}

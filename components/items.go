@@ -71,7 +71,10 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		return &ActivityView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindError:
 		text := it.Text
-		if text == "" {
+		switch {
+		case it.ErrorType == "agent_restarted":
+			text = s.T("error.agent_restarted")
+		case text == "":
 			text = s.T("error.generic")
 		}
 		return app.Div().Class("item error").DataSet("kind", "error").Attr("role", "alert").Body(

@@ -49,8 +49,12 @@ type Item struct {
 	// Brand marks the first assistant item of a turn (REPLAY.md).
 	Brand bool
 
-	Text      string // user, text, thinking, error, activity content
-	Final     bool   // text: is_final
+	Text  string // user, text, thinking, error, activity content
+	Final bool   // text: is_final
+	// ErrorType is an error item's error.type when the backend sent one
+	// (agent_restarted, overloaded_error...), so the page can say it in
+	// the reader's language.
+	ErrorType string
 	Timestamp string // activity-dialect items: when it happened
 
 	// Citations are a text item's cited passages, in the order they came.

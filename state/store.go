@@ -324,11 +324,12 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 			// Anthropic's own errors (overloaded_error, ...) end the turn.
 			it := s.newItem(KindError)
 			it.Text = ev.ErrorText()
+			it.ErrorType = wire.ErrorType(ev.Error)
 			s.finishBlocks()
 			s.terminal(it, StatusError)
 			return true
 		}
-		s.addError(ev.ErrorText())
+		s.addError(ev.ErrorText(), wire.ErrorType(ev.Error))
 		return true
 	case "approval_result", "approval_timeout", "terminal_user_stopped", "terminal_error":
 		b := wire.Block{
@@ -459,6 +460,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 	case "terminal_error":
 		it := s.newItem(KindError)
 		it.Text = b.ErrorText()
+		it.ErrorType = wire.ErrorType(b.Error)
 		s.terminal(it, StatusError)
 	default:
 		if isServerToolResult(b.Type) {
@@ -662,9 +664,10 @@ func (s *Store) closeGroup(summary *string) {
 	s.group = nil
 }
 
-func (s *Store) addError(text string) {
+func (s *Store) addError(text, errorType string) {
 	it := s.newItem(KindError)
 	it.Text = text
+	it.ErrorType = errorType
 	s.standalone(it)
 }
 

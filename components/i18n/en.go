@@ -59,6 +59,7 @@ var en = catalog{
 		"approval.state.responded":     "Answered in place of the tool",
 		"approval.state.expired":       "Timed out",
 		"stopped":                      "You stopped the agent",
+		"error.agent_restarted":        "The agent was restarted; the rest of this run was lost. Send your message again.",
 		"error.generic":                "Something went wrong",
 		"unknown.title":                "Unsupported content: %s",
 		"composer.placeholder":         "Message the assistant…  (Enter to send, Shift+Enter for a new line)",

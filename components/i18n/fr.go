@@ -59,6 +59,7 @@ var fr = catalog{
 		"approval.state.responded":     "Réponse donnée à la place de l'outil",
 		"approval.state.expired":       "Délai écoulé",
 		"stopped":                      "Vous avez arrêté l'agent",
+		"error.agent_restarted":        "L'agent a redémarré ; la suite de cette exécution est perdue. Renvoyez votre message.",
 		"error.generic":                "Une erreur s'est produite",
 		"unknown.title":                "Contenu non pris en charge : %s",
 		"composer.placeholder":         "Écrivez à l'assistant…  (Entrée pour envoyer, Maj+Entrée pour une nouvelle ligne)",

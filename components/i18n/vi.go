@@ -59,6 +59,7 @@ var vi = catalog{
 		"approval.state.responded":     "Đã trả lời thay",
 		"approval.state.expired":       "Đã hết thời gian",
 		"stopped":                      "Bạn đã dừng tác vụ",
+		"error.agent_restarted":        "Trợ lý đã khởi động lại; phần còn lại của lượt chạy này đã bị mất. Hãy gửi lại tin nhắn.",
 		"error.generic":                "Đã xảy ra lỗi",
 		"unknown.title":                "Nội dung chưa hỗ trợ: %s",
 		"composer.placeholder":         "Nhắn cho trợ lý…  (Enter để gửi, Shift+Enter xuống dòng)",

@@ -104,6 +104,19 @@ func errorText(errRaw, msgRaw json.RawMessage) string {
 	return obj.Type
 }
 
+// ErrorType is the type of an error object ({"type": "overloaded_error",
+// "message": ...}), or "" when the error is a plain string or absent.
+func ErrorType(errRaw json.RawMessage) string {
+	var obj struct {
+		Type json.RawMessage `json:"type"`
+	}
+	if IsNull(errRaw) || json.Unmarshal(errRaw, &obj) != nil {
+		return ""
+	}
+	t, _ := StringValue(obj.Type)
+	return t
+}
+
 // userText is a user message's text: a string, or its text blocks joined;
 // text when the content has none.
 func userText(content json.RawMessage, text *string) string {
