@@ -60,6 +60,10 @@ type Item struct {
 	Activity *ActivityInfo
 	// BlockType is the unknown block's type (KindUnknown).
 	BlockType string
+	// Notice, Form and Redacted: see backend_kinds.go (BACKENDS.md).
+	Notice   *Notice
+	Form     *FormCard
+	Redacted bool // thinking: the provider hid the reasoning
 
 	parent *Item // the group holding this step, nil at top level
 	// titleLabel is the label this step gives its group's title (rule 7):
@@ -92,6 +96,9 @@ type Tool struct {
 	// Result is the result text, nil until a result arrives.
 	Result   *string
 	Artifact json.RawMessage // nil when none
+	// Denied: the user refused to run it (AI SDK tool-output-denied); the
+	// UI says so in its own words.
+	Denied bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta
@@ -188,6 +195,9 @@ type ApprovalCard struct {
 	Actions        []ApprovalAction
 	TimeoutSeconds float64
 	CreatedAt      string
+	// Text is the backend's own question for the card (an AG-UI
+	// interrupt's message), "" when it sends none.
+	Text string
 
 	tools []*Item // the tool each action concerns, nil where none
 }

@@ -1,0 +1,157 @@
+package state
+
+import "encoding/json"
+
+// Item kinds and fields that BACKENDS.md adds to REPLAY.md: the notice, the
+// schema-driven form of an AG-UI interrupt, and redacted reasoning.
+
+// The kinds BACKENDS.md adds.
+const (
+	// KindNotice is a short localised sentence about the turn (the model
+	// declined, the answer was cut off, ...): Item.Notice.
+	KindNotice Kind = "notice"
+	// KindForm asks the user for values an agent needs to go on: Item.Form.
+	KindForm Kind = "form"
+)
+
+// The notice reasons. The UI shows a localised sentence for each.
+const (
+	NoticeRefusal       = "refusal"        // the model declined to answer
+	NoticeMaxTokens     = "max_tokens"     // the answer was cut off at the length limit
+	NoticeContextWindow = "context_window" // the conversation is too long for the model
+	NoticeCompaction    = "compaction"     // earlier context was summarised
+	// NoticeUnsupportedInterrupt: the agent asked for input Stepwise cannot
+	// turn into a form; it is cancelled with the next message. Detail is
+	// the agent's own question, when it sent one.
+	NoticeUnsupportedInterrupt = "unsupported_interrupt"
+	// NoticeStreamEnded: the backend's stream stopped before the run's end
+	// (no RUN_FINISHED, no finish), or its answer was not a stream.
+	// Detail says what was received, when that helps.
+	NoticeStreamEnded = "stream_ended"
+)
+
+// Notice is what a notice item says.
+type Notice struct {
+	Reason string
+	Detail *string // the backend's explanation, nil when none
+}
+
+// FormCard is an interrupt's form (BACKENDS.md section 2): fields built
+// from the top-level properties of its response schema.
+type FormCard struct {
+	ApprovalKey string // the interrupt's id
+	State       QuestionState
+	Text        string // the interrupt's message
+	Fields      []FormField
+	// Values is the object sent as the answer, nil until answered.
+	Values json.RawMessage
+	// ExpiresAt is when the agent stops waiting (RFC 3339), "" for never.
+	ExpiresAt string
+	// Free marks a form for an interrupt that asked a plain question with
+	// no schema (LangGraph's interrupt("...")): its one string field is
+	// sent as the answer itself, not inside an object.
+	Free bool
+}
+
+// The form field types.
+const (
+	FieldBoolean = "boolean" // a checkbox
+	FieldEnum    = "enum"    // one of Options
+	FieldString  = "string"  // a text input
+	FieldNumber  = "number"  // a number input
+	FieldInteger = "integer" // a whole number input
+)
+
+// FormField is one input of a form.
+type FormField struct {
+	Name     string
+	Type     string
+	Required bool
+	// Options are an enum's values, as JSON values in schema order.
+	Options []json.RawMessage
+	// Label is the property's title, else its name made readable.
+	Label       string
+	Description string
+	// Default is the schema's default value, nil when none.
+	Default json.RawMessage
+}
+
+type viewNotice struct {
+	viewBase
+	Reason string  `json:"reason"`
+	Detail *string `json:"detail"`
+}
+
+type viewForm struct {
+	viewBase
+	ApprovalKey string          `json:"approval_key"`
+	State       QuestionState   `json:"state"`
+	Text        string          `json:"text"`
+	Fields      []viewFormField `json:"fields"`
+	Values      json.RawMessage `json:"values"`
+}
+
+type viewFormField struct {
+	Name     string            `json:"name"`
+	Type     string            `json:"type"`
+	Required bool              `json:"required"`
+	Options  []json.RawMessage `json:"options"`
+}
+
+type viewThinking struct {
+	viewBase
+	Text     string `json:"text"`
+	Redacted bool   `json:"redacted"`
+}
+
+type viewApprovalText struct {
+	viewApproval
+	Text string `json:"text"`
+}
+
+// viewBackendItem is the view of the kinds and fields of this file; ok is
+// false for an item the rest of view.go shows.
+func viewBackendItem(it *Item, base viewBase) (v any, ok bool) {
+	switch it.Kind {
+	case KindNotice:
+		n := it.Notice
+		if n == nil {
+			n = &Notice{}
+		}
+		return viewNotice{base, n.Reason, n.Detail}, true
+	case KindForm:
+		f := it.Form
+		fields := make([]viewFormField, len(f.Fields))
+		for i, fl := range f.Fields {
+			fields[i] = viewFormField{fl.Name, fl.Type, fl.Required, fl.Options}
+		}
+		values := f.Values
+		if values == nil {
+			values = json.RawMessage("null")
+		}
+		return viewForm{base, f.ApprovalKey, f.State, f.Text, fields, values}, true
+	case KindThinking:
+		if it.Redacted {
+			return viewThinking{base, it.Text, true}, true
+		}
+	case KindApproval:
+		if it.Approval.Text != "" {
+			a := viewItemApproval(it, base)
+			return viewApprovalText{a, it.Approval.Text}, true
+		}
+	}
+	return nil, false
+}
+
+func viewItemApproval(it *Item, base viewBase) viewApproval {
+	a := it.Approval
+	actions := make([]viewApprovalAction, len(a.Actions))
+	for i, act := range a.Actions {
+		actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
+		if act.Decision != "" {
+			d := act.Decision
+			actions[i].Decision = &d
+		}
+	}
+	return viewApproval{base, a.ApprovalKey, a.State, actions}
+}
