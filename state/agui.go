@@ -83,8 +83,14 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		if ev.Outcome != nil {
 			switch ev.Outcome.Type {
 			case "interrupt":
-				for _, in := range ev.Outcome.Interrupts {
-					s.aguiOpenInterrupt(st, OpenInterrupt{AGUIInterrupt: in})
+				// Tool approvals first: their group stays open for them, and
+				// the forms that stand alone then follow it.
+				for _, toolFirst := range []bool{true, false} {
+					for _, in := range ev.Outcome.Interrupts {
+						if (in.Reason == "tool_call" && in.ToolCallID != "") == toolFirst {
+							s.aguiOpenInterrupt(st, OpenInterrupt{AGUIInterrupt: in})
+						}
+					}
 				}
 			case "cancelled":
 				s.terminal(s.newItem(KindStopped), StatusStopped)
@@ -556,7 +562,7 @@ func (s *Store) showInterrupt(in *OpenInterrupt) {
 func (s *Store) placeForTool(it *Item, toolCallID string) {
 	t := s.tools[toolCallID]
 	if toolCallID == "" || t == nil {
-		s.standalone(it)
+		s.standaloneCard(it)
 		return
 	}
 	if t.parent == nil {
@@ -688,6 +694,17 @@ func (s *Store) showLegacyInterrupt(in *OpenInterrupt) {
 	in.Message = text
 	field := FormField{Name: "answer", Type: FieldString, Required: true}
 	it := s.newFormItem(in.ID, text, []FormField{field}, true, "")
+	s.standaloneCard(it)
+}
+
+// standaloneCard adds a card that stands alone. A group that holds another
+// card still waiting stays open (the run is paused, not over), so that card
+// stays in view.
+func (s *Store) standaloneCard(it *Item) {
+	if s.groupHoldsPending() {
+		s.appendTop(it)
+		return
+	}
 	s.standalone(it)
 }
 

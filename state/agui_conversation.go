@@ -282,7 +282,7 @@ func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
 		st.conv.add(wire.AGUIMessage{ID: s.newID(), Role: "user", Content: content})
 		s.addUser(userText)
 	} else {
-		s.beginRun()
+		s.setStatus(StatusRunning) // the paused run goes on: no new turn
 	}
 	st.runID = in.RunID
 	conv := cloneAGUI(st.conv)

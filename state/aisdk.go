@@ -291,7 +291,6 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		return true
 
 	case "error":
-		st.current(s)
 		s.addError(c.ErrorText)
 		return true
 	case "finish":

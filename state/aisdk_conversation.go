@@ -417,7 +417,7 @@ func (s *Store) UIChatRequest(userText string) wire.UIChatRequest {
 			req.MessageID = last.ID
 			st.conv.Active = &UIActive{MessageID: last.ID, BaseParts: len(last.Parts)}
 		}
-		s.beginRun()
+		s.setStatus(StatusRunning) // the paused turn goes on: no new brand
 	}
 	req.Messages = cloneUI(st.conv).Messages
 	return req
