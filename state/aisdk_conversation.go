@@ -138,8 +138,8 @@ func (st *uiState) closeTexts() {
 }
 
 // findToolPart finds the part of a tool call: in the message being
-// written, else in the newest message that has it.
-func (st *uiState) findToolPart(callID string) *wire.UIPart {
+// written, else (unless currentOnly) in the newest message that has it.
+func (st *uiState) findToolPart(callID string, currentOnly ...bool) *wire.UIPart {
 	search := func(m *wire.UIMessage) *wire.UIPart {
 		for j := len(m.Parts) - 1; j >= 0; j-- {
 			p := &m.Parts[j]
@@ -154,6 +154,9 @@ func (st *uiState) findToolPart(callID string) *wire.UIPart {
 			return p
 		}
 	}
+	if len(currentOnly) > 0 && currentOnly[0] {
+		return nil
+	}
 	for i := len(st.conv.Messages) - 1; i >= 0; i-- {
 		if p := search(&st.conv.Messages[i]); p != nil {
 			return p
@@ -163,9 +166,11 @@ func (st *uiState) findToolPart(callID string) *wire.UIPart {
 }
 
 // setToolPart updates the part of a tool call, adding it to the current
-// message when there is none and name is known.
+// message when there is none and name is known. A chunk that names the
+// tool (one that may start a call) looks in the current message only, as
+// the SDK does; results look everywhere.
 func (st *uiState) setToolPart(callID, name string, dynamic bool, update func(p *wire.UIPart)) {
-	p := st.findToolPart(callID)
+	p := st.findToolPart(callID, name != "")
 	if p == nil {
 		if name == "" || st.msg < 0 || st.msg >= len(st.conv.Messages) {
 			return
