@@ -393,11 +393,33 @@ func TestAGUIServerThroughTheStore(t *testing.T) {
 	assert.Equal(t, "The model is overloaded.", last.Text)
 	require.Zero(t, s.SkippedCount())
 
+	// The conversation the store built from the first run is the one
+	// @ag-ui/client builds from the same run.
+	first := requests[0]
+	var official struct {
+		Messages []wire.AGUIMessage `json:"messages"`
+		State    json.RawMessage    `json:"state"`
+	}
+	postJSON(t, base+"/client-run", map[string]any{"threadId": first.ThreadID, "runId": first.RunID, "messages": first.Messages}, &official)
+	assert.JSONEq(t, mustJSON(t, official.Messages), mustJSON(t, conv.Messages))
+	assert.JSONEq(t, string(official.State), string(conv.State))
+
 	// Saved and restored, the conversation goes on where it was.
 	r := newTestStore()
 	r.RestoreAGUI(s.AGUIConversation())
 	streamInto(t, r, agent, r.AGUIRunInput("And tomorrow?"))
 	assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", r.Items()[len(r.Items())-1].Text)
+}
+
+func postJSON(t *testing.T, url string, body, v any) {
+	t.Helper()
+	raw, err := json.Marshal(body)
+	require.NoError(t, err)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(raw))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(v))
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -9,6 +9,10 @@
 // Routes:
 //   POST /agent      runs the agent: RunAgentInput in, events out (SSE)
 //   GET  /requests   every RunAgentInput received, oldest first
+//   POST /client-run runs /agent once through @ag-ui/client's HttpAgent with
+//                    the given {threadId, runId, messages, state} and returns
+//                    the messages and state the official client then holds
+//                    (what Stepwise's own conversation is compared with)
 //   POST /release    lets a waiting "slow" run go on
 //   POST /reset      forgets the requests
 //
@@ -24,6 +28,7 @@ import http from 'node:http';
 import { EventType } from '@ag-ui/core';
 import { EventSchema, RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { EventEncoder } from '@ag-ui/encoder';
+import { HttpAgent } from '@ag-ui/client';
 
 const port = Number(process.argv[process.argv.indexOf('--port') + 1] || 0);
 
@@ -208,6 +213,17 @@ const server = http.createServer(async (req, res) => {
       return res.end();
     }
     if (req.method === 'GET' && url.pathname === '/requests') return json(res, 200, requests);
+    if (req.method === 'POST' && url.pathname === '/client-run') {
+      const body = await readJSON(req);
+      const agent = new HttpAgent({
+        url: 'http://127.0.0.1:' + server.address().port + '/agent',
+        threadId: body.threadId,
+        initialMessages: body.messages,
+        initialState: body.state,
+      });
+      await agent.runAgent({ runId: body.runId });
+      return json(res, 200, { messages: agent.messages, state: agent.state });
+    }
     if (req.method === 'POST' && url.pathname === '/release') {
       gate.resolve();
       return json(res, 200, { ok: true });
