@@ -3,7 +3,9 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"stepwise/state/wire"
@@ -103,7 +105,7 @@ func CheckDecisions(card *ApprovalCard, decisions []wire.Decision) error {
 		return &DecisionError{-1, fmt.Sprintf("%d decisions for %d actions", len(decisions), len(card.Actions))}
 	}
 	for i, d := range decisions {
-		if !allowed(card.Actions[i].Allowed, d.Type) {
+		if !slices.Contains(card.Actions[i].Allowed, d.Type) {
 			return &DecisionError{i, fmt.Sprintf("decision %q is not allowed", d.Type)}
 		}
 		if d.Type == "edit" {
@@ -118,24 +120,15 @@ func CheckDecisions(card *ApprovalCard, decisions []wire.Decision) error {
 	return nil
 }
 
-func allowed(list []string, t string) bool {
-	for _, a := range list {
-		if a == t {
-			return true
-		}
-	}
-	return false
-}
-
 // ParseEditedArgs validates the text of the arguments editor: it must be a
 // JSON object. It returns the compacted object.
 func ParseEditedArgs(text string) (json.RawMessage, error) {
 	t := strings.TrimSpace(text)
 	if !json.Valid([]byte(t)) {
-		return nil, fmt.Errorf("not valid JSON")
+		return nil, errors.New("not valid JSON")
 	}
 	if !strings.HasPrefix(t, "{") {
-		return nil, fmt.Errorf("arguments must be a JSON object")
+		return nil, errors.New("arguments must be a JSON object")
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(t)); err != nil {

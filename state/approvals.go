@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"slices"
 
 	"stepwise/state/wire"
 )
@@ -55,12 +56,7 @@ func (s *Store) newApprovalItem(key string, actions []wire.ActionRequest, config
 }
 
 func isQuestion(actions []wire.ActionRequest) bool {
-	for _, a := range actions {
-		if a.Name == QuestionTool {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(actions, func(a wire.ActionRequest) bool { return a.Name == QuestionTool })
 }
 
 // questionsOf reads the questions of every ask_user_question action and
@@ -83,20 +79,11 @@ func questionsOf(actions []wire.ActionRequest) []wire.Question {
 		if qs[i].Options == nil {
 			qs[i].Options = []wire.Option{}
 		}
-		if !hasFreeText(qs[i].Options) {
+		if !slices.ContainsFunc(qs[i].Options, func(o wire.Option) bool { return o.Input }) {
 			qs[i].Options = append(qs[i].Options, wire.Option{Input: true})
 		}
 	}
 	return qs
-}
-
-func hasFreeText(opts []wire.Option) bool {
-	for _, o := range opts {
-		if o.Input {
-			return true
-		}
-	}
-	return false
 }
 
 // approvalActions pairs each action with its allowed decisions and the tool
@@ -160,19 +147,13 @@ func (s *Store) placeApproval(it *Item) {
 // insertAfter inserts it after anchor and after the approvals that follow it.
 func insertAfter(list []*Item, anchor, it *Item) []*Item {
 	at := len(list)
-	for i, x := range list {
-		if x == anchor {
-			at = i + 1
-			for at < len(list) && list[at].Kind == KindApproval {
-				at++
-			}
-			break
+	if i := slices.Index(list, anchor); i >= 0 {
+		at = i + 1
+		for at < len(list) && list[at].Kind == KindApproval {
+			at++
 		}
 	}
-	list = append(list, nil)
-	copy(list[at+1:], list[at:])
-	list[at] = it
-	return list
+	return slices.Insert(list, at, it)
 }
 
 // updateApproval refreshes a pending item that the stream presents again.
@@ -327,12 +308,9 @@ func (s *Store) expire(it *Item, toolStatus ToolStatus) {
 
 // resolve takes an answered or expired item off the pending list.
 func (s *Store) resolve(it *Item) {
-	for i, p := range s.pending {
-		if p == it {
-			s.pending = append(s.pending[:i], s.pending[i+1:]...)
-			s.changes.Pending = true
-			break
-		}
+	if i := slices.Index(s.pending, it); i >= 0 {
+		s.pending = slices.Delete(s.pending, i, i+1)
+		s.changes.Pending = true
 	}
 	s.touch(it)
 }

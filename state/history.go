@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,8 @@ import (
 
 // LoadHistory replaces the store's content with a history: items built from
 // its messages, the pending approval, the sources panel, the agent status and
-// the last event id to resume after (PROTOCOL.md section 4).
+// the last event id to resume after (PROTOCOL.md section 4). Like Apply,
+// it may keep parts of h.
 func (s *Store) LoadHistory(h *wire.History) Changes {
 	*s = *New(s.opts)
 	s.begin()
@@ -101,13 +103,7 @@ func (s *Store) loadAssistant(m *wire.HistoryMessage) {
 // activity parts, activity_parts come first, then the text parts.
 func (s *Store) loadParts(m *wire.HistoryMessage) {
 	s.dialectText = nil
-	hasActivity := false
-	for i := range m.Parts {
-		if m.Parts[i].Type == "activity" {
-			hasActivity = true
-			break
-		}
-	}
+	hasActivity := slices.ContainsFunc(m.Parts, func(p wire.HistoryPart) bool { return p.Type == "activity" })
 	if !hasActivity {
 		for i := range m.ActivityParts {
 			a := m.ActivityParts[i]

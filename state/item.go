@@ -90,7 +90,7 @@ func (it *Item) stepLabel() string {
 type Tool struct {
 	ID     string
 	Name   string
-	Label  string // tool_content_message, else the readable name
+	Label  string // tool_content_message or an activity's name, else the readable name
 	Status ToolStatus
 	Input  json.RawMessage // a JSON value; "{}" when none was sent
 	// Result is the result text, nil until a result arrives.
@@ -217,7 +217,8 @@ type ActivityInfo struct {
 	Icon string
 }
 
-// DefaultTimeoutSeconds is a question's countdown when none is sent.
+// DefaultTimeoutSeconds is the countdown of a question or approval that
+// sends no timeout_seconds (PROTOCOL.md section 5).
 const DefaultTimeoutSeconds = 600
 
 // Tool returns the tool item action i concerns, or nil.

@@ -1,13 +1,11 @@
-// Package state is Stepwise's block store: it turns an agent backend's
-// history and event stream (../shared/protocol/PROTOCOL.md) into the items
-// the UI shows. It is pure Go, so the same code runs in the browser, in the
-// server's replay command and in tests.
-//
-// A Store is not safe for concurrent use.
 package state
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"stepwise/state/wire"
@@ -50,8 +48,20 @@ type Outcome int
 const (
 	Applied Outcome = iota // the event was valid (it may still change nothing, like ping)
 	Dropped                // already seen: its id is not after the last one
-	Skipped                // invalid: counted in Skipped
+	Skipped                // invalid: counted by SkippedCount
 )
+
+func (o Outcome) String() string {
+	switch o {
+	case Applied:
+		return "applied"
+	case Dropped:
+		return "dropped"
+	case Skipped:
+		return "skipped"
+	}
+	return "Outcome(" + strconv.Itoa(int(o)) + ")"
+}
 
 // Changes tells a renderer what one Apply changed.
 type Changes struct {
@@ -68,7 +78,9 @@ type Changes struct {
 	Pending bool
 }
 
-// Store holds the conversation.
+// Store holds one conversation: its items, the agent's status, the pending
+// approvals, the sources panel and the last event id. The zero Store is not
+// ready for use: make one with New.
 type Store struct {
 	opts Options
 
@@ -163,7 +175,7 @@ func (s *Store) Tool(id string) *Item { return s.tools[id] }
 // ApplyJSON decodes one frame and applies it. A frame that is not a valid
 // event is counted as skipped; its event_id still counts as seen when it can
 // be read. AG-UI events and AI SDK chunks are recognised by their type and
-// applied as their dialect says (dialect.go).
+// applied as their dialect says (dialect.go). The store does not keep frame.
 func (s *Store) ApplyJSON(frame []byte) Changes {
 	ev, err := wire.DecodeEvent(frame)
 	if err != wire.ErrNotObject && (err != nil || foreignEvent(&ev)) {
@@ -188,7 +200,8 @@ func (s *Store) ApplyJSON(frame []byte) Changes {
 	return s.Apply(&ev)
 }
 
-// Apply applies one decoded event and says what changed.
+// Apply applies one decoded event and says what changed. The store may keep
+// parts of ev (a tool's input, an artifact): do not modify ev afterwards.
 func (s *Store) Apply(ev *wire.Event) Changes {
 	s.begin()
 	id, hasID := wire.ParseEventID(ev.EventID)
@@ -591,7 +604,10 @@ func (s *Store) setStatus(st AgentStatus) {
 		return
 	}
 	if s.status == StatusRunning {
-		for it := range s.active {
+		// In the order they were added, so revisions and Changes do not
+		// depend on the map's order.
+		byKey := func(a, b *Item) int { return cmp.Compare(a.Key, b.Key) }
+		for _, it := range slices.SortedFunc(maps.Keys(s.active), byKey) {
 			it.Tool.Status = ToolInterrupted
 			s.touch(it)
 		}

@@ -1,7 +1,9 @@
 package state
 
 import (
-	"encoding/json"
+	"cmp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,20 +33,18 @@ const msgStop = `{"type":"message_stop"}`
 const groupStart = `{"type":"group_start","index":0}`
 
 func toolUse(idx int, id, name, label string) string {
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"tool_use","id":"` + id + `","name":"` + name + `","input":{"q":1},"tool_content_message":"` + label + `"}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"tool_use","id":"` + id + `","name":"` + name + `","input":{"q":1},"tool_content_message":"` + label + `"}}`
 }
 
 func toolResult(idx int, id, status, content string) string {
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"tool_result","tool_use_id":"` + id + `","tool_name":"x","content":"` + content + `","status":"` + status + `"}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"tool_result","tool_use_id":"` + id + `","tool_name":"x","content":"` + content + `","status":"` + status + `"}}`
 }
 
-func stop(idx int) string { return `{"type":"content_block_stop","index":` + itoa(idx) + `}` }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+func stop(idx int) string { return `{"type":"content_block_stop","index":` + strconv.Itoa(idx) + `}` }
 
 func approvalReq(idx int, key string, actions string) string {
-	return `{"type":"content_block_start","index":` + itoa(idx) + `,"content_block":{"type":"approval_request","approval_key":"` + key + `"}}` + "\n" +
-		`{"type":"content_block_delta","index":` + itoa(idx) + `,"delta":{"action_requests":` + actions + `,"review_configs":[{"action_name":"run_sql","allowed_decisions":["approve","edit","reject","respond"]}],"timeout_seconds":60}}`
+	return `{"type":"content_block_start","index":` + strconv.Itoa(idx) + `,"content_block":{"type":"approval_request","approval_key":"` + key + `"}}` + "\n" +
+		`{"type":"content_block_delta","index":` + strconv.Itoa(idx) + `,"delta":{"action_requests":` + actions + `,"review_configs":[{"action_name":"run_sql","allowed_decisions":["approve","edit","reject","respond"]}],"timeout_seconds":60}}`
 }
 
 func lines(ss ...string) []string {
@@ -67,6 +67,28 @@ func TestDuplicatesDroppedNotCounted(t *testing.T) {
 	assert.Equal(t, "10", s.LastEventID().String())
 	ch := s.ApplyJSON([]byte(`{"type":"ping","event_id":"10"}`))
 	assert.Equal(t, Dropped, ch.Outcome)
+}
+
+// TestNegativeEventIDsInOrder: a backend counting up from below zero
+// (-5, -4, ...) is in order, and its events after -1 are not dropped as
+// if "-1" sorted before "-5" as text (issue 8, defect 6).
+func TestNegativeEventIDsInOrder(t *testing.T) {
+	s := apply(t,
+		`{"type":"message_start","message":{"id":"m"},"event_id":-5}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"a"},"event_id":"-3"}`,
+		`{"type":"content_block_stop","index":0,"event_id":-1}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"b"},"event_id":0}`,
+		`{"type":"content_block_stop","index":1,"event_id":"2"}`,
+	)
+	require.Len(t, s.Items(), 2, "every event after -5 is applied")
+	assert.Equal(t, "b", s.Items()[1].Text)
+	assert.Equal(t, "2", s.LastEventID().String())
+
+	s = apply(t, `{"type":"ping","event_id":-1}`)
+	assert.Equal(t, Dropped, s.ApplyJSON([]byte(`{"type":"ping","event_id":"-5"}`)).Outcome, "-5 is before -1")
+	assert.Equal(t, Dropped, s.ApplyJSON([]byte(`{"type":"ping","event_id":-1}`)).Outcome)
+	assert.Equal(t, Applied, s.ApplyJSON([]byte(`{"type":"ping","event_id":"0"}`)).Outcome)
+	assert.Equal(t, "0", s.LastEventID().String())
 }
 
 func TestInvalidEventIDStillSeen(t *testing.T) {
@@ -316,6 +338,37 @@ func TestChangesNameOnlyWhatChanged(t *testing.T) {
 	assert.Equal(t, rev, s.Items()[0].Rev, "untouched items keep their revision")
 	ch = s.ApplyJSON([]byte(`{"type":"content_block_start","index":5,"content_block":{"type":"text","text":"c"}}`))
 	assert.True(t, ch.List)
+}
+
+// TestChangesNeverNameAStep: a new tool in a group is announced by its
+// group only, as Changes.Items promises, never as a top-level item itself.
+func TestChangesNeverNameAStep(t *testing.T) {
+	s := apply(t, msgStart, groupStart)
+	ch := s.ApplyJSON([]byte(toolUse(1, "t", "x", "T")))
+	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items)
+	ch = s.ApplyJSON([]byte(toolResult(2, "orphan", "success", "ok")))
+	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items, "a result with no tool yet")
+
+	s = apply(t, msgStart)
+	ch = s.ApplyJSON([]byte(toolUse(1, "t", "x", "T")))
+	assert.Equal(t, []*Item{s.Items()[0]}, ch.Items, "a tool outside a group is top-level")
+}
+
+// TestEndOfRunIsDeterministic: the tools a run's end interrupts change in
+// the order they were added, not in a map's order, so the same stream
+// gives the same Changes and revisions every time.
+func TestEndOfRunIsDeterministic(t *testing.T) {
+	for range 20 {
+		s := apply(t, msgStart)
+		for i := range 12 {
+			applyTo(s, toolUse(i, "t"+strconv.Itoa(i), "x", "T"))
+		}
+		ch := s.ApplyJSON([]byte(`{"type":"terminal_user_stopped"}`))
+		require.Len(t, ch.Items, 13)
+		assert.Equal(t, KindStopped, ch.Items[0].Kind)
+		assert.True(t, slices.IsSortedFunc(ch.Items[1:], func(a, b *Item) int { return cmp.Compare(a.Key, b.Key) }),
+			"interrupted in the order they were added")
+	}
 }
 
 func TestLongTextStreamsIncrementally(t *testing.T) {

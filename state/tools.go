@@ -44,8 +44,8 @@ func (s *Store) toolUse(id, name string, input json.RawMessage, label, titleLabe
 	}
 	it.titleLabel = titleLabel
 	s.toolNames[name] = append(s.toolNames[name], it)
+	s.place(it) // first: a change to an unplaced item would name it as top-level
 	s.setToolStatus(it, s.runningStatus())
-	s.place(it)
 	return it
 }
 
