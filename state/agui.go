@@ -434,7 +434,7 @@ func (s *Store) aguiToolResult(st *aguiState, ev *wire.AGUIEvent) {
 	s.toolResult(ev.ToolCallID, "", status, text, nil, "")
 	id := ev.MessageID
 	if id == "" {
-		id = s.newID()
+		id = "result-" + ev.ToolCallID // Apply stays deterministic
 	}
 	content := ev.Content
 	if wire.IsNull(content) {
@@ -526,7 +526,7 @@ func (s *Store) aguiOpenInterrupt(st *aguiState, in OpenInterrupt) {
 		}
 	}
 	if in.ID == "" {
-		in.ID = s.newID()
+		in.ID = "interrupt-" + strconv.Itoa(len(st.conv.Interrupts)+1) + "-" + st.runID
 	}
 	s.showInterrupt(&in)
 	st.conv.Interrupts = append(st.conv.Interrupts, in)
@@ -659,7 +659,7 @@ func (s *Store) aguiLegacyInterrupt(st *aguiState, value json.RawMessage) {
 	st.runInterrupts++
 	key := st.runID
 	if key == "" {
-		key = s.newID()
+		key = "run"
 	}
 	if st.runInterrupts > 1 {
 		key += "-" + strconv.Itoa(st.runInterrupts)

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"stepwise/state/wire"
@@ -47,7 +48,8 @@ func (st *uiState) startMessage(s *Store, id string) {
 		return // the same response starting again
 	}
 	if id == "" {
-		id = s.newID()
+		// The route left the id to the client; Apply stays deterministic.
+		id = "assistant-" + strconv.Itoa(len(msgs)+1)
 	}
 	st.conv.Messages = append(st.conv.Messages, wire.UIMessage{ID: id, Role: "assistant", Parts: []wire.UIPart{}})
 	st.msg = len(st.conv.Messages) - 1

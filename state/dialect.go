@@ -82,7 +82,8 @@ func (s *Store) applyForeign(frame []byte) (Changes, bool) {
 	return s.changes, true
 }
 
-// newID makes an id for a message or run the client creates.
+// newID makes an id for a message or run the client creates (client
+// actions only: Apply never calls it, so it stays deterministic).
 func (s *Store) newID() string {
 	if s.opts.NewID != nil {
 		return s.opts.NewID()
