@@ -6,24 +6,33 @@ ADDR     ?= localhost:8080
 SHARED   ?= ../shared
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test vet unit conformance browser bench fuzz clean
+.PHONY: build run test vet unit race conformance browser bench fuzz clean compress-wasm
 
 build: web/app.wasm bin/stepwise
 
 # Client-only main, stripped: the server's code stays out of the wasm.
 web/app.wasm: $(WASM_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
-	gzip -9 -k -f -n $@
-	@if command -v brotli >/dev/null; then brotli -q 11 -f -k $@ -o $@.br; \
-	else echo "brotli not installed: serving gzip only"; rm -f $@.br; fi
+	@$(MAKE) --no-print-directory compress-wasm WASM=$@
+
+# The compressed copies the server sends. WASM.br.sha256 is the hash of the
+# WASM the .br was made from: the server serves the .br only for that one
+# (mtimes cannot tell: brotli -k truncates its copy's to the second).
+WASM ?= web/app.wasm
+compress-wasm:
+	gzip -9 -k -f -n $(WASM)
+	@if command -v brotli >/dev/null; then \
+		brotli -q 11 -f -k $(WASM) -o $(WASM).br && sha256sum $(WASM) | cut -d' ' -f1 > $(WASM).br.sha256; \
+	else echo "brotli not installed: serving gzip only"; rm -f $(WASM).br $(WASM).br.sha256; fi
 
 bin/stepwise: $(shell find server state components app -name '*.go' -not -name '*_test.go') go.mod go.sum
 	$(GO) build -trimpath -o $@ ./server
 
+# The demo agent keeps its sessions in stepwise.db (-data).
 run: build
 	./bin/stepwise -addr $(ADDR)
 
-test: vet unit conformance browser
+test: vet unit race conformance browser
 
 vet:
 	$(GO) vet ./...
@@ -31,6 +40,11 @@ vet:
 
 unit:
 	$(GO) test -count=1 ./...
+
+# The server's packages again under the race detector: the demo agent's
+# runs, streams and data file writer are concurrent.
+race:
+	$(GO) test -race -count=1 ./server/...
 
 # The shared conformance cases run through `replay` (they also run inside
 # `go test` from server/replay/testdata).
@@ -56,4 +70,4 @@ fuzz:
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br
+	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -26,6 +27,8 @@ func serve(args []string) int {
 	frameAncestors := fs.String("frame-ancestors", "", "space-separated `origins` allowed to embed the app (CSP frame-ancestors); '*' allows any")
 	scenarioDir := fs.String("scenarios", "", "`directory` of extra scenario files (*.jsonl) for the demo agent")
 	backend := fs.String("backend", "", "forward /api/ (history, WebSocket, SSE, commands) to this backend `URL` instead of the demo agent")
+	dataFile := fs.String("data", "stepwise.db", "the demo agent's data `file` (bbolt): its sessions survive restarts")
+	maxAge := fs.Duration("max-age", demo.DefaultMaxAge, "delete a demo session unused this `long`")
 	env := map[string]string{}
 	clientSetting := func(name, key, usage string) {
 		fs.Func(name, usage, func(v string) error { env[key] = v; return nil })
@@ -45,12 +48,20 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 1
 	}
-	var api http.Handler = &demo.Handler{Agent: demo.NewAgent(scenarios)}
+	var api http.Handler
 	if *backend != "" {
 		if api, err = site.BackendProxy(*backend); err != nil {
 			fmt.Fprintln(os.Stderr, "stepwise:", err)
 			return 2
 		}
+	} else {
+		agent, err := demo.Open(*dataFile, scenarios, demo.Options{MaxAge: *maxAge})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "stepwise:", err)
+			return 1
+		}
+		defer agent.Close()
+		api = &demo.Handler{Agent: agent}
 	}
 	handler, err := site.New(site.Config{
 		WebDir:         *webDir,
@@ -63,17 +74,22 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 1
 	}
-	srv := &http.Server{
-		Addr:              *addr,
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 1
 	}
+	srv := newHTTPServer(handler, defaultTimeouts)
+	// Shutdown does not wait for streams: they end with the base context.
+	baseCtx, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	srv.BaseContext = func(net.Listener) context.Context { return baseCtx }
+	srv.RegisterOnShutdown(endStreams)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Printf("stepwise: serving on http://%s", *addr)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Printf("stepwise: serving on http://%s", ln.Addr())
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -90,4 +106,27 @@ func serve(args []string) int {
 		}
 	}
 	return 0
+}
+
+// timeouts are the server's connection timeouts.
+type timeouts struct {
+	ReadHeader, Read, Write, Idle time.Duration
+}
+
+// defaultTimeouts bound what a slow or idle client holds: a request must
+// arrive within Read (its body included; commands are small), its answer
+// leave within Write (app.wasm included, on a slow link), and a keep-alive
+// connection goes after Idle. The streams (WebSocket, SSE) lift the read
+// and write deadlines from their connection and bound each write instead.
+var defaultTimeouts = timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 2 * time.Minute, Idle: 2 * time.Minute}
+
+func newHTTPServer(h http.Handler, t timeouts) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    64 << 10,
+	}
 }

@@ -21,7 +21,7 @@ func TestFaultDroppedConnections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	faulty := demo.NewAgent(scenarios)
+	faulty := openAgent(t, scenarios)
 	faulty.Speed = 4
 	api := &demo.Handler{Agent: faulty, DropRate: 0.06, MaxDrops: 50}
 	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: api})
@@ -41,7 +41,11 @@ func TestFaultDroppedConnections(t *testing.T) {
 	}
 	// The uninterrupted run: the session's whole log applied in one go.
 	st := state.New(state.DefaultOptions())
-	for _, ev := range faulty.Session("fault").Events() {
+	events, err := faulty.Events("fault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
 		st.ApplyJSON(ev)
 	}
 	b, _ := json.Marshal(st.View())

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -35,13 +36,26 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	scenarios, err := demo.LoadScenarios("")
+	// The test scenarios (testdata/scenarios) hold their runs at a gate:
+	// tests stop or reload "mid-run" at a known point, then Release.
+	scenarios, err := demo.LoadScenarios("testdata/scenarios")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	agent = demo.NewAgent(scenarios)
-	agent.Speed = 1.5 // fast, yet slow enough to stop or reload mid-run on a busy machine
+	dataDir, err := os.MkdirTemp("", "stepwise-browsertest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dataDir)
+	agent, err = demo.Open(filepath.Join(dataDir, "stepwise.db"), scenarios, demo.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer agent.Close()
+	agent.Speed = 4
 	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: agent}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -250,4 +264,15 @@ func (p *page) replay(scenario, rate, lang string) {
 func (p *page) replayURL(url, rate, lang string) {
 	p.t.Helper()
 	p.open("/?replay=" + url + "&rate=" + rate + "&lang=" + lang)
+}
+
+// openAgent opens a demo agent on a data file of the test.
+func openAgent(t *testing.T, scenarios demo.Scenarios) *demo.Agent {
+	t.Helper()
+	a, err := demo.Open(filepath.Join(t.TempDir(), "stepwise.db"), scenarios, demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
 }

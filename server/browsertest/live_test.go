@@ -17,7 +17,11 @@ import (
 func serverView(t *testing.T, session string) map[string]any {
 	t.Helper()
 	st := state.New(state.DefaultOptions())
-	for _, ev := range agent.Session(session).Events() {
+	events, err := agent.Events(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
 		st.ApplyJSON(ev)
 	}
 	b, _ := json.Marshal(st.View())
@@ -52,16 +56,26 @@ func (p *page) send(text string) {
 
 const agentStatus = `document.querySelector('[data-testid="conversation"]').dataset.agentStatus`
 
+// runningGroup is true while the gated-group scenario is held at its gate:
+// a running group with both tools, the first one done.
+const runningGroup = `(g => g && g.querySelectorAll('[data-kind="tool"]').length === 2 && ` +
+	`g.querySelector('[data-tool-id^="gg-1."][data-status="done"]') && ` +
+	`g.querySelector('[data-tool-id^="gg-2."][data-status="active"]'))` +
+	`(document.querySelector('[data-kind="group"][data-state="running"]'))`
+
 func TestLiveTurnAndReloadMidGroup(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=live-reload&lang=en")
 	p.waitConnected()
-	p.send("thị trường hôm nay")
-	// Mid-run: a running group with at least two tools.
-	p.waitJS(`document.querySelector('[data-kind="group"][data-state="running"]') && document.querySelectorAll('[data-kind="group"] [data-kind="tool"]').length >= 2`, 15*time.Second)
+	p.send("/gated-group")
+	// Mid-run: the agent holds the run at its gate until Release.
+	p.waitJS(runningGroup, 15*time.Second)
 	p.reload()
-	// The running group is there again and goes on.
-	p.waitJS(`document.querySelector('[data-kind="group"]')`, 10*time.Second)
+	// The running group is there again, as it was, and goes on.
+	p.waitJS(runningGroup, 15*time.Second)
+	if !agent.Release("live-reload") {
+		t.Fatal("the run is not in the agent")
+	}
 	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-reload"))
 	kinds := eval[[]string](p, `[...document.querySelectorAll('[data-testid="conversation"] .chunk > *')].map(e => (e.dataset.kind || e.querySelector('[data-kind]').dataset.kind))`)
@@ -84,8 +98,8 @@ func TestLiveStop(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=live-stop&lang=en")
 	p.waitConnected()
-	p.send("/timeline")
-	p.waitJS(`document.querySelector('[data-testid="stop"]') && document.querySelector('[data-kind="group"] [data-kind="tool"]')`, 15*time.Second)
+	p.send("/gated-group")
+	p.waitJS(runningGroup+` && document.querySelector('[data-testid="stop"]')`, 15*time.Second)
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="stop"]`)))
 	p.waitJS(agentStatus+` === "stopped" && document.querySelector('[data-kind="stopped"]')`, 10*time.Second)
 	if eval[int](p, `document.querySelectorAll('[data-testid="stop"]').length`) != 0 {
@@ -140,14 +154,17 @@ func TestLiveOverSSE(t *testing.T) {
 	p.send("/parallel")
 	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="group"]')`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))
-	// A message while the agent runs is refused with a clear notice (the
-	// long scenario runs for seconds, even at test speed).
-	p.send("/long")
-	p.waitJS(agentStatus+` === "running"`, 10*time.Second)
+	// A message while the agent runs (held at its gate) is refused with a
+	// clear notice.
+	p.send("/gated-group")
+	p.waitJS(runningGroup, 15*time.Second)
 	p.send("again")
 	p.waitJS(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes('already running')`, 10*time.Second)
 	p.reload()
-	p.waitJS(`document.querySelectorAll('[data-kind="user"]').length === 2`, 20*time.Second)
-	p.waitJS(agentStatus+` === "idle"`, 60*time.Second)
+	p.waitJS(`document.querySelectorAll('[data-kind="user"]').length === 2 && `+runningGroup, 20*time.Second)
+	if !agent.Release("live-sse") {
+		t.Fatal("the run is not in the agent")
+	}
+	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))
 }

@@ -40,7 +40,7 @@ func TestOfflineShell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: demo.NewAgent(scenarios)}})
+	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: openAgent(t, scenarios)}})
 	if err != nil {
 		t.Fatal(err)
 	}

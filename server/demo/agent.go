@@ -2,90 +2,272 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"log"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"stepwise/state"
 	"stepwise/state/wire"
 )
 
-// MaxSessions bounds the sessions kept in memory; the least recently used
-// idle ones go first.
-const MaxSessions = 1000
+// DefaultMaxAge is how long an unused session is kept.
+const DefaultMaxAge = 30 * 24 * time.Hour
 
-// Agent is the demo agent: it keeps sessions and plays scenarios in them.
+// RestartMessage ends, at start-up, a run the server was playing when it
+// stopped.
+const RestartMessage = "The agent was restarted; the rest of this run was lost. Send your message again."
+
+// Options configure an Agent.
+type Options struct {
+	// MaxAge is how long a session may go unused before it is deleted;
+	// 0 is DefaultMaxAge.
+	MaxAge time.Duration
+}
+
+// Agent is the demo agent: it keeps sessions in a data file and plays
+// scenarios in them.
+//
+// Sessions in use (a connection, a run) are held in memory; the others
+// live in the file only. Nothing a client can do evicts another session:
+// sessions go only when unused for MaxAge.
 type Agent struct {
 	scenarios Scenarios
 	// Speed divides every pause of the scenarios (tests play them fast); 0 is 1.
 	Speed float64
 
+	maxAge time.Duration
+	now    func() time.Time // the clock; tests move it
+	db     *bolt.DB
+
 	mu       sync.Mutex
-	sessions map[string]*Session
+	sessions map[string]*Session // the sessions in memory
+	closed   atomic.Bool
+	runs     sync.WaitGroup
+
+	wmu        sync.Mutex // guards dirty
+	dirty      map[*Session]struct{}
+	wake       chan struct{}
+	quit       chan struct{}
+	writerDone chan struct{}
+	sweepDone  chan struct{}
 }
 
-// NewAgent returns an agent that plays these scenarios.
-func NewAgent(sc Scenarios) *Agent {
-	return &Agent{scenarios: sc, sessions: map[string]*Session{}}
+// Open opens (or creates) the data file at path and returns an agent that
+// plays these scenarios. Runs the file shows as still running (the server
+// stopped in the middle of them) are closed first, as RESET.md says.
+func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	a := &Agent{
+		scenarios:  sc,
+		maxAge:     opts.MaxAge,
+		now:        time.Now,
+		db:         db,
+		sessions:   map[string]*Session{},
+		dirty:      map[*Session]struct{}{},
+		wake:       make(chan struct{}, 1),
+		quit:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+		sweepDone:  make(chan struct{}),
+	}
+	if a.maxAge <= 0 {
+		a.maxAge = DefaultMaxAge
+	}
+	if err := a.closeInterruptedRuns(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if _, err := a.sweep(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	go a.writer()
+	go a.sweeper()
+	return a, nil
+}
+
+// Close ends the runs in progress (the next Open closes them in the file),
+// stores what is pending and closes the data file.
+func (a *Agent) Close() error {
+	if a.closed.Swap(true) {
+		return nil
+	}
+	a.mu.Lock()
+	for _, s := range a.sessions {
+		s.mu.Lock()
+		if s.running != nil {
+			s.running.cancel()
+		}
+		s.stored.Broadcast() // waitStored returns ErrClosed
+		s.mu.Unlock()
+	}
+	a.mu.Unlock()
+	a.runs.Wait()
+	close(a.quit)
+	<-a.writerDone
+	<-a.sweepDone
+	return a.db.Close()
 }
 
 // Scenarios returns the agent's scenarios.
 func (a *Agent) Scenarios() Scenarios { return a.scenarios }
 
-// Session returns the session with that id, creating it when new.
-func (a *Agent) Session(id string) *Session {
+// Attach returns the session with that id, held in memory until Detach; a
+// session the data file does not have starts empty and is stored with its
+// first event.
+func (a *Agent) Attach(id string) (*Session, error) {
+	if a.closed.Load() {
+		return nil, ErrClosed
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if s := a.sessions[id]; s != nil {
-		return s
+	s := a.sessions[id]
+	if s == nil {
+		var err error
+		if s, err = a.load(id); err != nil {
+			return nil, err
+		}
+		a.sessions[id] = s
 	}
-	if len(a.sessions) >= MaxSessions {
-		a.evictLocked()
-	}
-	s := newSession(id)
-	a.sessions[id] = s
-	return s
+	s.mu.Lock()
+	s.refs++
+	s.touchLocked(a.now())
+	s.mu.Unlock()
+	return s, nil
 }
 
-// evictLocked forgets the least recently used idle sessions, a tenth of them.
-func (a *Agent) evictLocked() {
-	type aged struct {
-		id   string
-		used time.Time
+// Detach releases a session Attach returned.
+func (s *Session) Detach() {
+	s.mu.Lock()
+	s.refs--
+	s.mu.Unlock()
+	s.agent.unloadIfUnused(s)
+}
+
+// load reads a session from the data file, replaying its events into its
+// store. The caller holds a.mu.
+func (a *Agent) load(id string) (*Session, error) {
+	s := newSession(a, id)
+	st, err := readSession(a.db, id)
+	if err != nil {
+		return nil, err
 	}
-	var idle []aged
-	for id, s := range a.sessions {
+	s.gone = st.gone
+	if !st.found {
+		return s, nil
+	}
+	for _, ev := range st.events {
+		s.store.ApplyJSON(ev)
+		s.bytes += int64(len(ev))
+	}
+	s.count = len(st.events)
+	s.durable = s.count
+	s.status = s.store.Status()
+	s.inFile = true
+	s.usedStored = time.Unix(st.meta.Used, 0)
+	s.used = s.usedStored
+	return s, nil
+}
+
+// unloadIfUnused drops a session from memory when nothing holds it and
+// the data file has all of it.
+func (a *Agent) unloadIfUnused(s *Session) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refs > 0 || s.running != nil || len(s.pending) > 0 || a.sessions[s.ID] != s {
+		return
+	}
+	a.wmu.Lock()
+	_, dirty := a.dirty[s]
+	a.wmu.Unlock()
+	if !dirty {
+		delete(a.sessions, s.ID)
+	}
+}
+
+// History is the session's history response. It creates nothing: an
+// unknown session is an empty, idle one.
+func (a *Agent) History(id string) (map[string]any, error) {
+	a.mu.Lock()
+	if s := a.sessions[id]; s != nil {
 		s.mu.Lock()
-		if s.running == nil && len(s.subs) == 0 {
-			idle = append(idle, aged{id, s.lastUsed})
-		}
+		s.touchLocked(a.now())
+		status := s.status
+		s.mu.Unlock()
+		a.mu.Unlock()
+		return history(id, status), nil
+	}
+	a.mu.Unlock()
+	meta, ok, err := readMeta(a.db, id)
+	if err != nil || !ok {
+		return history(id, state.StatusIdle), err
+	}
+	return history(id, state.AgentStatus(meta.Status)), nil
+}
+
+// Events returns the session's stored events (those its clients can have).
+func (a *Agent) Events(id string) ([][]byte, error) {
+	a.mu.Lock()
+	upto := -1
+	if s := a.sessions[id]; s != nil {
+		s.mu.Lock()
+		upto = s.durable
 		s.mu.Unlock()
 	}
-	sort.Slice(idle, func(i, j int) bool { return idle[i].used.Before(idle[j].used) })
-	for i := 0; i < len(idle) && i < MaxSessions/10+1; i++ {
-		delete(a.sessions, idle[i].id)
+	a.mu.Unlock()
+	if upto < 0 {
+		st, err := readSession(a.db, id)
+		return st.events, err
 	}
+	return readEvents(a.db, id, 0, upto)
+}
+
+// Release opens the gate ({"wait": "gate"}) the session's run waits at, or
+// the next one it reaches. It reports whether the session is in memory.
+func (a *Agent) Release(sessionID string) bool {
+	a.mu.Lock()
+	s := a.sessions[sessionID]
+	a.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	select {
+	case s.gate <- struct{}{}:
+	default:
+	}
+	return true
 }
 
 // Handle carries out a client frame: a message starts a scenario, an
-// approval answers the pending one, stop ends the run.
+// approval answers the pending one, stop ends the run. It returns once
+// what the frame caused is in the data file.
 func (a *Agent) Handle(s *Session, f wire.ClientFrame) error {
+	var err error
 	switch f.Type {
 	case "user_message":
-		return a.start(s, f.Text())
+		err = a.start(s, f.Text())
 	case "approval":
-		return s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
+		err = s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
 	case "stop":
 		s.stop()
-		return nil
 	case "subscribe":
-		return nil
+	default:
+		err = fmt.Errorf("unknown frame type %q", f.Type)
 	}
-	return fmt.Errorf("unknown frame type %q", f.Type)
+	if err != nil {
+		return err
+	}
+	return s.waitStored()
 }
 
 // start echoes the user's message into the stream and plays the scenario
@@ -111,178 +293,90 @@ func (a *Agent) start(s *Session, text string) error {
 	if s.running != nil {
 		return ErrBusy
 	}
-	if len(s.log)+len(sc.Steps)+2 > MaxEventsPerSession {
+	if a.closed.Load() {
+		return ErrClosed
+	}
+	if s.count+sc.cost.events > MaxEventsPerSession ||
+		s.bytes+sc.cost.bytes+int64(len(text))+256 > MaxSessionBytes {
 		return ErrFull
 	}
-	s.runs++
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &run{cancel: cancel, approval: make(chan approvalAnswer, 1), open: map[string]bool{},
-		byName: map[string][]string{}, done: make(chan struct{})}
+	r := &run{cancel: cancel, approval: make(chan approvalAnswer, 1), done: make(chan struct{})}
 	s.running = r
+	s.refs++ // the run holds the session in memory
 	s.emitLocked(map[string]any{"type": "user_message", "content": []any{map[string]any{"type": "text", "text": text}}})
+	// The user message's id makes the run's tool ids and approval keys
+	// unique in the session, across restarts too.
+	suffix := "." + s.store.LastEventID().String()
 	speed := a.Speed
 	if speed <= 0 {
 		speed = 1
 	}
-	go s.play(ctx, r, sc, fmt.Sprintf(".%d", s.runs), speed)
+	a.runs.Add(1)
+	go func() {
+		defer a.runs.Done()
+		s.play(ctx, r, sc, suffix, speed)
+	}()
 	return nil
 }
 
-// answer delivers the client's answer to the run waiting for it.
-func (s *Session) answer(ans approvalAnswer) error {
-	s.mu.Lock()
-	r := s.running
-	s.mu.Unlock()
-	if r == nil || r.pending == "" || r.pending != ans.key {
-		return fmt.Errorf("no pending approval %q", ans.key)
+// closeInterruptedRuns ends the runs the data file shows as running: the
+// server stopped while playing them. Their open tools get cancelled
+// results and a terminal_error says why, so a client resuming with its
+// last id sees the run end.
+func (a *Agent) closeInterruptedRuns() error {
+	ids, err := runningSessions(a.db)
+	if err != nil {
+		return err
 	}
-	select {
-	case r.approval <- ans:
-		return nil
-	default:
-		return errors.New("this approval is already answered")
-	}
-}
-
-// stop ends the run at once: running tools are cancelled and a
-// terminal_user_stopped block closes the turn.
-func (s *Session) stop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.running
-	if r == nil || r.stopped {
-		return
-	}
-	r.stopped = true
-	r.cancel()
-	ids := make([]string, 0, len(r.open))
-	for id := range r.open {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for i, id := range ids {
-		idx := 100_000 + i
-		s.emitLocked(map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{
-			"type": "tool_result", "tool_use_id": id, "content": "", "status": "cancelled"}})
-		s.emitLocked(map[string]any{"type": "content_block_stop", "index": idx})
-	}
-	s.emitLocked(map[string]any{"type": "terminal_user_stopped"})
-	s.running = nil
-}
-
-// play sends the scenario's events with their pacing. suffix makes tool
-// ids and approval keys unique to this run.
-func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string, speed float64) {
-	defer close(r.done)
-	defer func() {
-		s.mu.Lock()
-		if s.running == r {
-			s.running = nil
-			if s.status == state.StatusRunning {
-				s.status = state.StatusIdle
-			}
+	var batches []batch
+	for _, id := range ids {
+		a.mu.Lock()
+		s, err := a.load(id)
+		a.mu.Unlock()
+		if err != nil {
+			return err
 		}
+		s.mu.Lock()
+		s.cancelOpenToolsLocked()
+		s.emitLocked(map[string]any{"type": "terminal_error", "error": map[string]any{"type": "agent_restarted", "message": RestartMessage}})
+		batches = append(batches, s.batchLocked())
 		s.mu.Unlock()
-	}()
-	skip := map[string]bool{} // tools whose result the user's decision replaced
-	var timeout time.Duration
-	for _, st := range sc.Steps {
-		switch {
-		case st.SleepMs > 0:
-			if !sleep(ctx, time.Duration(float64(st.SleepMs)/speed*float64(time.Millisecond))) {
-				return
-			}
-		case len(st.Event) > 0:
-			var ev map[string]any
-			if json.Unmarshal(st.Event, &ev) != nil {
-				continue
-			}
-			rewriteIDs(ev, suffix)
-			s.mu.Lock()
-			if r.stopped {
-				s.mu.Unlock()
-				return
-			}
-			if id, ok := resultFor(ev); ok && skip[id] {
-				s.mu.Unlock()
-				continue
-			}
-			r.track(ev, &timeout)
-			s.emitLocked(ev)
-			s.mu.Unlock()
-		case st.Wait == "approval":
-			if !s.await(ctx, r, timeout, skip) {
-				return
-			}
-		}
 	}
+	if len(batches) > 0 {
+		if err := writeBatches(a.db, batches); err != nil {
+			return err
+		}
+		log.Printf("demo: closed %d run(s) interrupted by the last shutdown", len(batches))
+	}
+	a.wmu.Lock()
+	clear(a.dirty)
+	a.wmu.Unlock()
+	return nil
 }
 
-// await waits for the answer to the pending approval, then sends its
-// approval_result (or approval_timeout). It returns false when the run ended.
-func (s *Session) await(ctx context.Context, r *run, timeout time.Duration, skip map[string]bool) bool {
-	s.mu.Lock()
-	key := r.pending
-	s.mu.Unlock()
-	if key == "" {
-		return true
-	}
-	if timeout <= 0 {
-		timeout = state.DefaultTimeoutSeconds * time.Second
-	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var ans approvalAnswer
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if r.stopped {
-			return false
-		}
-		r.pending = ""
-		s.emitLocked(map[string]any{"type": "approval_timeout", "approval_key": key})
-		// A timed-out tool never runs.
-		for id := range r.awaiting {
-			skip[id] = true
-			delete(r.open, id)
-		}
-		return true
-	case ans = <-r.approval:
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r.stopped {
-		return false
-	}
-	r.pending = ""
-	ev := map[string]any{"type": "approval_result", "approval_key": key}
-	if ans.answers != nil {
-		ev["answers"] = ans.answers
-	} else {
-		ev["decisions"] = ans.decisions
-		// Rejected or answered-in-place tools do not run: drop their results.
-		for i, d := range ans.decisions {
-			if (d.Type == "reject" || d.Type == "respond") && i < len(r.awaitingOrder) {
-				id := r.awaitingOrder[i]
-				skip[id] = true
-				delete(r.open, id)
-			}
-		}
-	}
-	s.emitLocked(ev)
-	return true
+// sweep deletes the sessions unused for maxAge (not those in memory).
+func (a *Agent) sweep() (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return expire(a.db, a.now(), a.maxAge, func(id string) bool { return a.sessions[id] != nil })
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
+// sweeper sweeps hourly until Close.
+func (a *Agent) sweeper() {
+	defer close(a.sweepDone)
+	t := time.NewTicker(time.Hour)
 	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
+	for {
+		select {
+		case <-a.quit:
+			return
+		case <-t.C:
+			if n, err := a.sweep(); err != nil {
+				log.Printf("demo: expiring sessions: %v", err)
+			} else if n > 0 {
+				log.Printf("demo: %d session(s) unused for %v deleted", n, a.maxAge)
+			}
+		}
 	}
 }

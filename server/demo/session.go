@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log"
 	"strconv"
 	"sync"
 	"time"
@@ -12,45 +13,58 @@ import (
 	"stepwise/state/wire"
 )
 
-// Limits that keep one session's memory bounded.
+// Limits that keep one session bounded, in the data file and in memory.
 const (
 	MaxEventsPerSession = 50_000
-	MaxSubscriberLag    = 4096 // events a slow subscriber may fall behind before it is dropped
+	MaxSessionBytes     = 8 << 20 // the size of a session's log
+	MaxSubscriberLag    = 4096    // events a slow subscriber may fall behind before it is dropped
 )
 
 // ErrBusy is returned for a message sent while the agent runs.
 var ErrBusy = errors.New("the agent is already running")
 
-// ErrFull is returned when a session's log is full.
+// ErrFull is returned when a session's log has no room for another run.
 var ErrFull = errors.New("this conversation is too long; start a new one")
 
-// Session is one conversation of the demo agent: its event log (every
-// event sent, for history and resume), the run in progress and the
-// subscribers of its stream.
-type Session struct {
-	ID string
+// ErrClosed is returned once the agent is closed.
+var ErrClosed = errors.New("the agent is shutting down")
 
-	mu       sync.Mutex
-	log      []json.RawMessage // events with their ids, in order; id = index+1
-	status   state.AgentStatus
-	running  *run
-	runs     int
-	subs     map[chan json.RawMessage]struct{}
-	lastUsed time.Time
+// Session is one conversation of the demo agent. Its events go, in order,
+// into a state.Store (which says what the run has open: status, tools,
+// pending approval, as the client sees it), then into the data file; only
+// stored events are sent to subscribers, so a client never holds an event
+// the server could lose.
+//
+// Every field below mu is guarded by it.
+type Session struct {
+	ID    string
+	agent *Agent
+
+	mu      sync.Mutex
+	stored  *sync.Cond        // signalled when durable grows
+	store   *state.Store      // every event emitted, stored or not
+	count   int               // events in the log: the newest id
+	bytes   int64             // their size
+	durable int               // events stored and sent: ids 1..durable
+	pending [][]byte          // events durable+1..count, on their way to the file
+	status  state.AgentStatus // after event durable: what clients can know
+
+	inFile     bool      // the data file has this session
+	gone       bool      // it had it, and it expired; nothing new since
+	used       time.Time // last use
+	usedStored time.Time // last use as the data file has it
+
+	refs    int  // connections and the run holding the session in memory
+	running *run // the run in progress, nil when none
+	subs    map[chan []byte]struct{}
+	gate    chan struct{} // Agent.Release opens the next {"wait": "gate"}
 }
 
 // run is one scenario playing.
 type run struct {
 	cancel   context.CancelFunc
-	stopped  bool
 	approval chan approvalAnswer // the client's answer to the pending approval
-	pending  string              // approval key awaited, "" when none
-	open     map[string]bool     // tool ids with no result yet
-	byName   map[string][]string // tool ids by tool name, oldest first
-	done     chan struct{}
-
-	awaiting      map[string]bool // tools the pending approval concerns
-	awaitingOrder []string        // the tool of each action, "" for none
+	done     chan struct{}       // closed when its goroutine has returned
 }
 
 type approvalAnswer struct {
@@ -59,73 +73,111 @@ type approvalAnswer struct {
 	decisions []wire.Decision
 }
 
-func newSession(id string) *Session {
-	return &Session{ID: id, status: state.StatusIdle, subs: map[chan json.RawMessage]struct{}{}, lastUsed: time.Now()}
+func newSession(a *Agent, id string) *Session {
+	s := &Session{
+		ID:     id,
+		agent:  a,
+		store:  state.New(state.Options{}),
+		status: state.StatusIdle,
+		subs:   map[chan []byte]struct{}{},
+		gate:   make(chan struct{}, 64),
+	}
+	s.stored = sync.NewCond(&s.mu)
+	return s
 }
 
-// emit appends an event to the log with the next id and sends it to every
-// subscriber. The caller holds s.mu.
+// emitLocked gives an event the next id, applies it to the session's store
+// and queues it for the data file (which sends it on once stored). The
+// caller holds s.mu.
 func (s *Session) emitLocked(ev map[string]any) {
-	if len(s.log) >= MaxEventsPerSession {
+	if s.count >= 2*MaxEventsPerSession || s.bytes >= 2*MaxSessionBytes {
+		// The admission in start keeps runs far below this; reaching it is a bug.
+		log.Printf("demo: session %s: log over twice its limit; event dropped", s.ID)
 		return
 	}
-	ev["event_id"] = strconv.Itoa(len(s.log) + 1)
-	raw, _ := json.Marshal(ev)
-	s.log = append(s.log, raw)
-	s.trackStatusLocked(ev)
-	for ch := range s.subs {
-		select {
-		case ch <- raw:
-		default: // too slow: drop it; it resumes from its last id
-			close(ch)
-			delete(s.subs, ch)
-		}
+	ev["event_id"] = strconv.Itoa(s.count + 1)
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		log.Printf("demo: session %s: %v", s.ID, err)
+		return
 	}
+	s.count++
+	s.bytes += int64(len(raw))
+	s.pending = append(s.pending, raw)
+	s.store.ApplyJSON(raw)
+	s.gone = false
+	s.agent.markDirty(s)
 }
 
-// trackStatusLocked follows the agent status as REPLAY.md defines it.
-func (s *Session) trackStatusLocked(ev map[string]any) {
-	switch ev["type"] {
-	case "user_message", "message_start", "text_output_stream", "activity":
-		s.status = state.StatusRunning
-	case "message_stop":
-		if s.running == nil {
-			s.status = state.StatusIdle
-		}
-	case "terminal_user_stopped":
-		s.status = state.StatusStopped
-	case "terminal_error":
-		s.status = state.StatusError
-	case "content_block_start":
-		if b, ok := ev["content_block"].(map[string]any); ok {
-			switch b["type"] {
-			case "terminal_user_stopped":
-				s.status = state.StatusStopped
-			case "terminal_error":
-				s.status = state.StatusError
+// stored marks the first n pending events as stored with the status after
+// them, and sends them to the subscribers. Called by the writer.
+func (s *Session) storedLocked(n int, status state.AgentStatus, used time.Time) {
+	events := s.pending[:n]
+	s.pending = s.pending[n:]
+	s.durable += n
+	s.status = status
+	s.inFile = true
+	s.usedStored = used
+	for _, raw := range events {
+		for ch := range s.subs {
+			select {
+			case ch <- raw:
+			default: // too slow: drop it; it resumes from its last id
+				close(ch)
+				delete(s.subs, ch)
 			}
 		}
 	}
+	s.stored.Broadcast()
 }
 
-// Subscribe returns the events after the given id and a channel of the
-// live events that follow, with no gap and no overlap. cancel ends the
-// subscription.
-func (s *Session) Subscribe(after wire.EventID) (backlog []json.RawMessage, live <-chan json.RawMessage, cancel func()) {
+// waitStored waits until the events emitted so far are in the data file.
+func (s *Session) waitStored() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.lastUsed = time.Now()
-	start := 0
-	if !after.IsZero() {
-		// Ids are 1..n in order: resume from the first one after `after`.
-		for start < len(s.log) && wire.MakeEventID(strconv.Itoa(start+1)).Compare(after) <= 0 {
-			start++
+	want := s.count
+	for s.durable < want {
+		if s.agent.closed.Load() {
+			return ErrClosed
 		}
+		s.stored.Wait()
 	}
-	backlog = append(backlog, s.log[start:]...)
-	ch := make(chan json.RawMessage, MaxSubscriberLag)
+	return nil
+}
+
+// Subscription is a session's stream from a client's last event id.
+type Subscription struct {
+	// Reset, when not nil, is the reset frame (RESET.md) to send first: the
+	// client's id is beyond the log, and Backlog is empty.
+	Reset   []byte
+	Backlog [][]byte
+	Live    <-chan []byte // closed when the subscriber fell behind
+	Cancel  func()
+}
+
+// Subscribe returns the events after the client's last event id, then the
+// live ones, with no gap and no overlap. lastEventID is as the client sent
+// it ("" for none); ids compare as integers, a negative one meaning "from
+// the start", a non-numeric one sorting after every id the log has.
+func (s *Session) Subscribe(lastEventID string) (*Subscription, error) {
+	s.mu.Lock()
+	upto := s.durable
+	from, beyond := resumePoint(lastEventID, upto)
+	sub := &Subscription{}
+	switch {
+	case beyond || (s.gone && upto == 0):
+		reason := "unknown_event_id"
+		if upto == 0 {
+			reason = "session_gone"
+		}
+		sub.Reset = resetFrame(upto, reason)
+		from = upto
+	}
+	ch := make(chan []byte, MaxSubscriberLag)
 	s.subs[ch] = struct{}{}
-	return backlog, ch, func() {
+	s.mu.Unlock()
+	sub.Live = ch
+	sub.Cancel = func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if _, ok := s.subs[ch]; ok {
@@ -133,36 +185,81 @@ func (s *Session) Subscribe(after wire.EventID) (backlog []json.RawMessage, live
 			close(ch)
 		}
 	}
-}
-
-// History is the session's history response. The demo agent keeps only its
-// event log, so its history carries no messages and no last_event_id: the
-// client subscribes from the start and the stream replays every event,
-// which builds exactly the same items (PROTOCOL.md section 4 leaves the
-// split between history and stream to the backend).
-func (s *Session) History() map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lastUsed = time.Now()
-	return map[string]any{
-		"session_id":       s.ID,
-		"agent_status":     string(s.status),
-		"last_event_id":    nil,
-		"messages":         []any{},
-		"pending_approval": nil,
+	// Events up to upto are stored and never change: read them unlocked.
+	backlog, err := readEvents(s.agent.db, s.ID, from, upto)
+	if err != nil {
+		sub.Cancel()
+		return nil, err
 	}
+	sub.Backlog = backlog
+	return sub, nil
 }
 
-// Status returns the agent status.
+// resumePoint returns the number of events a client with that last id has
+// seen, or beyond when it claims more than the log holds.
+func resumePoint(last string, logLen int) (seen int, beyond bool) {
+	if last == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(last, 10, 64)
+	switch {
+	case err == nil:
+	case errors.Is(err, strconv.ErrRange):
+		if n < 0 {
+			return 0, false
+		}
+		return logLen, true
+	default:
+		return logLen, true // not an integer: after every id we give
+	}
+	if n <= 0 {
+		return 0, false
+	}
+	if n > int64(logLen) {
+		return logLen, true
+	}
+	return int(n), false
+}
+
+// resetFrame is RESET.md's frame: the newest id the server has (null when
+// none) and why it cannot resume.
+func resetFrame(newest int, reason string) []byte {
+	var last any
+	if newest > 0 {
+		last = strconv.Itoa(newest)
+	}
+	b, _ := json.Marshal(map[string]any{"type": "reset", "last_event_id": last, "reason": reason})
+	return b
+}
+
+// Status returns the agent status as the stored events say.
 func (s *Session) Status() state.AgentStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status
 }
 
-// Events returns a copy of the log.
-func (s *Session) Events() []json.RawMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]json.RawMessage(nil), s.log...)
+// history is the history response of a session with that status.
+//
+// The demo agent keeps only its event log, so its history carries no
+// messages and no last_event_id: the client subscribes from the start and
+// the stream replays every event, which builds exactly the same items
+// (PROTOCOL.md section 4 leaves the split between history and stream to
+// the backend).
+func history(id string, status state.AgentStatus) map[string]any {
+	return map[string]any{
+		"session_id":       id,
+		"agent_status":     string(status),
+		"last_event_id":    nil,
+		"messages":         []any{},
+		"pending_approval": nil,
+	}
+}
+
+// touchLocked records a use; the data file hears of it at most hourly.
+func (s *Session) touchLocked(now time.Time) {
+	s.used = now
+	if s.inFile && now.Sub(s.usedStored) > time.Hour {
+		s.agent.markDirty(s)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,9 @@ import (
 func TestBackendProxy(t *testing.T) {
 	sc, err := demo.LoadScenarios("")
 	require.NoError(t, err)
-	agent := demo.NewAgent(sc)
+	agent, err := demo.Open(filepath.Join(t.TempDir(), "stepwise.db"), sc, demo.Options{})
+	require.NoError(t, err)
+	defer agent.Close()
 	agent.Speed = 100
 	backend := httptest.NewServer(&demo.Handler{Agent: agent})
 	defer backend.Close()

@@ -3,9 +3,12 @@
 package site
 
 import (
+	"io/fs"
+	"log"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -39,6 +42,9 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	if wasm.br == nil {
+		log.Printf("stepwise: no app.wasm.br made from this app.wasm (install brotli and run make build): serving gzip")
+	}
 	worker, err := serviceWorkerTemplate()
 	if err != nil {
 		return nil, err
@@ -62,7 +68,7 @@ func New(cfg Config) (http.Handler, error) {
 		Version:               wasm.hash,
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
-		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(http.Dir(cfg.WebDir)))},
+		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)}))},
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/app.js", appJS(h))
@@ -80,7 +86,7 @@ func New(cfg Config) (http.Handler, error) {
 		w.Write(sc.EventsJSONL())
 	})
 	if cfg.API != nil {
-		mux.Handle("/api/", cfg.API)
+		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
 	mux.Handle("/", h)
 	return securityHeaders(cfg, mux), nil
@@ -116,6 +122,37 @@ func securityHeaders(cfg Config, next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
 		next.ServeHTTP(w, r)
+	})
+}
+
+// filesOnly serves files, never a directory: /web/ and its folders list
+// nothing (404).
+type filesOnly struct{ http.FileSystem }
+
+func (f filesOnly) Open(name string) (http.File, error) {
+	file, err := f.FileSystem.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err != nil || st.IsDir() {
+		file.Close()
+		return nil, fs.ErrNotExist
+	}
+	return file, nil
+}
+
+// streamsWithoutDeadlines lifts the server's write timeout from an
+// EventSource's GET before the API (the demo agent, or the proxy to a
+// backend) streams it: a stream lives for hours, and bounds each write
+// itself if it wants to. net/http already lifts the read deadline of a
+// request without a body once the handler runs, and every deadline of a
+// hijacked connection (a WebSocket). Everything else keeps its timeouts.
+func streamsWithoutDeadlines(api http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		}
+		api.ServeHTTP(w, r)
 	})
 }
 

@@ -6,12 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // wasmFile is app.wasm held in memory with its compressed forms, so each
@@ -19,34 +19,29 @@ import (
 type wasmFile struct {
 	raw, br, gz []byte
 	hash        string // content hash: the app's version
-	modTime     time.Time
 }
 
-// loadWasm reads dir/app.wasm and, when present, the app.wasm.br and
-// app.wasm.gz that `make build` writes next to it. Without a .gz it gzips
-// once here; without a .br, clients that only accept brotli get gzip.
+// loadWasm reads dir/app.wasm and, when they are copies of this app.wasm,
+// the app.wasm.gz and app.wasm.br that `make build` writes next to it.
+// Freshness is a matter of content, never of mtimes (brotli -k truncates
+// its copy's mtime to the second): the .gz is checked by decompressing it,
+// the .br by app.wasm.br.sha256, the hash of the app.wasm it was made
+// from. Without a good .gz it gzips once here; without a good .br, clients
+// get gzip.
 func loadWasm(dir string) (*wasmFile, error) {
 	path := filepath.Join(dir, "app.wasm")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s (run `make build` first): %w", path, err)
 	}
-	info, _ := os.Stat(path)
-	w := &wasmFile{raw: raw, modTime: info.ModTime()}
 	sum := sha256.Sum256(raw)
-	w.hash = hex.EncodeToString(sum[:6])
-	// A compressed copy older than app.wasm is stale (app.wasm was rebuilt
-	// without it): serving it would run old code.
-	fresh := func(p string) []byte {
-		st, err := os.Stat(p)
-		if err != nil || st.ModTime().Before(info.ModTime()) {
-			return nil
-		}
-		b, _ := os.ReadFile(p)
-		return b
+	w := &wasmFile{raw: raw, hash: hex.EncodeToString(sum[:6])}
+	if want, err := os.ReadFile(path + ".br.sha256"); err == nil && strings.TrimSpace(string(want)) == hex.EncodeToString(sum[:]) {
+		w.br, _ = os.ReadFile(path + ".br")
 	}
-	w.br = fresh(path + ".br")
-	if w.gz = fresh(path + ".gz"); w.gz == nil {
+	if gz, err := os.ReadFile(path + ".gz"); err == nil && gunzipsTo(gz, raw) {
+		w.gz = gz
+	} else {
 		var b bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		zw.Write(raw)
@@ -54,6 +49,16 @@ func loadWasm(dir string) (*wasmFile, error) {
 		w.gz = b.Bytes()
 	}
 	return w, nil
+}
+
+// gunzipsTo reports whether gz decompresses to exactly raw.
+func gunzipsTo(gz, raw []byte) bool {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return false
+	}
+	got, err := io.ReadAll(io.LimitReader(zr, int64(len(raw))+1))
+	return err == nil && bytes.Equal(got, raw)
 }
 
 // ServeHTTP sends the best encoding the client accepts.

@@ -1,0 +1,310 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"runtime/debug"
+	"time"
+
+	"stepwise/state"
+)
+
+// The player. What a run has open (tools without a result, the pending
+// approval and the tools it concerns, its timeout) is read from the
+// session's store, which applies every event as a client does: the agent
+// keeps only its own business, its place in the script and the tools
+// whose results a decision replaced.
+
+// play sends the scenario's events with their pacing. suffix makes tool
+// ids and approval keys unique to this run. The run ends, in the same
+// critical section as its last event, so a client that has seen that event
+// can send the next message at once.
+func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string, speed float64) {
+	defer close(r.done)
+	defer s.Detach()
+	defer func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if p := recover(); p != nil {
+			log.Printf("demo: session %s: scenario %s: %v\n%s", s.ID, sc.Name, p, debug.Stack())
+			if s.running == r {
+				s.cancelOpenToolsLocked()
+				s.emitLocked(map[string]any{"type": "terminal_error", "error": map[string]any{
+					"type": "internal_error", "message": "The demo agent failed while playing this scenario."}})
+			}
+		}
+		if s.running == r {
+			s.running = nil
+		}
+	}()
+	skip := map[string]bool{} // tools whose result the user's decision replaced
+	for i, st := range sc.Steps {
+		switch {
+		case st.SleepMs > 0:
+			if !sleep(ctx, time.Duration(float64(st.SleepMs)/speed*float64(time.Millisecond))) {
+				return
+			}
+		case len(st.Event) > 0:
+			if !s.emitStep(r, st.Event, suffix, skip, i == sc.lastEvent) {
+				return
+			}
+		case st.Wait == WaitApproval:
+			if !s.await(ctx, r, skip) {
+				return
+			}
+		case st.Wait == WaitGate:
+			select {
+			case <-s.gate:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if i == sc.lastEvent {
+			return
+		}
+	}
+}
+
+// emitStep sends one scenario event; last ends the run with it. It returns
+// false when the run has ended (stopped).
+func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, skip map[string]bool, last bool) bool {
+	var ev map[string]any
+	if json.Unmarshal(raw, &ev) != nil {
+		return true // ParseScenario let no such line through
+	}
+	rewriteIDs(ev, suffix)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running != r {
+		return false
+	}
+	if id, ok := resultFor(ev); !ok || !skip[id] {
+		s.emitLocked(ev)
+	}
+	if last {
+		s.running = nil
+	}
+	return true
+}
+
+// answer delivers the client's answer to the run waiting for it.
+func (s *Session) answer(ans approvalAnswer) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.running
+	it := s.store.Approval(ans.key)
+	if r == nil || it == nil || !pendingItem(it) {
+		return fmt.Errorf("no pending approval %q", ans.key)
+	}
+	switch {
+	case it.Question != nil && ans.answers == nil:
+		return fmt.Errorf("approval %q is a question: send answers", ans.key)
+	case it.Approval != nil:
+		if ans.decisions == nil {
+			return fmt.Errorf("approval %q needs decisions", ans.key)
+		}
+		if err := state.CheckDecisions(it.Approval, ans.decisions); err != nil {
+			return err
+		}
+	}
+	select {
+	case r.approval <- ans:
+		return nil
+	default:
+		return errors.New("this approval is already answered")
+	}
+}
+
+func pendingItem(it *state.Item) bool {
+	switch {
+	case it.Question != nil:
+		return it.Question.State == state.QuestionPending
+	case it.Approval != nil:
+		return it.Approval.State == state.ApprovalPending
+	}
+	return false
+}
+
+// await waits for the answer to the pending approval, then sends its
+// approval_result (or approval_timeout). It returns false when the run ended.
+func (s *Session) await(ctx context.Context, r *run, skip map[string]bool) bool {
+	s.mu.Lock()
+	p := s.store.Pending()
+	s.mu.Unlock()
+	if p == nil {
+		return true
+	}
+	key, timeout := approvalKey(p)
+	if timeout <= 0 {
+		timeout = state.DefaultTimeoutSeconds
+	}
+	timer := time.NewTimer(time.Duration(timeout * float64(time.Second)))
+	defer timer.Stop()
+	var ans approvalAnswer
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.running != r {
+			return false
+		}
+		// A timed-out tool never runs.
+		for _, id := range concernedTools(s.store.Approval(key)) {
+			skip[id] = true
+		}
+		s.emitLocked(map[string]any{"type": "approval_timeout", "approval_key": key})
+		return true
+	case ans = <-r.approval:
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running != r {
+		return false
+	}
+	ev := map[string]any{"type": "approval_result", "approval_key": key}
+	if ans.answers != nil {
+		ev["answers"] = ans.answers
+	} else {
+		ev["decisions"] = ans.decisions
+		// Rejected or answered-in-place tools do not run: drop their results.
+		tools := concernedTools(s.store.Approval(key))
+		for i, d := range ans.decisions {
+			if (d.Type == "reject" || d.Type == "respond") && i < len(tools) && tools[i] != "" {
+				skip[tools[i]] = true
+			}
+		}
+	}
+	s.emitLocked(ev)
+	return true
+}
+
+// approvalKey returns a pending item's key and timeout in seconds.
+func approvalKey(it *state.Item) (string, float64) {
+	if it.Question != nil {
+		return it.Question.ApprovalKey, it.Question.TimeoutSeconds
+	}
+	return it.Approval.ApprovalKey, it.Approval.TimeoutSeconds
+}
+
+// concernedTools lists the tool id each action of an approval concerns,
+// "" where none (the store pairs them as PROTOCOL.md section 2 says).
+func concernedTools(it *state.Item) []string {
+	if it == nil || it.Approval == nil {
+		return nil
+	}
+	ids := make([]string, len(it.Approval.Actions))
+	for i := range ids {
+		if t := it.Approval.Tool(i); t != nil {
+			ids[i] = t.Tool.ID
+		}
+	}
+	return ids
+}
+
+// stop ends the run at once: running tools are cancelled and a
+// terminal_user_stopped block closes the turn.
+func (s *Session) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.running
+	if r == nil {
+		return
+	}
+	r.cancel()
+	s.running = nil
+	s.cancelOpenToolsLocked()
+	s.emitLocked(map[string]any{"type": "terminal_user_stopped"})
+}
+
+// cancelOpenToolsLocked sends a cancelled result for every tool the store
+// shows without one.
+func (s *Session) cancelOpenToolsLocked() {
+	for i, id := range openTools(s.store) {
+		idx := 100_000 + i
+		s.emitLocked(map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{
+			"type": "tool_result", "tool_use_id": id, "content": "", "status": "cancelled"}})
+		s.emitLocked(map[string]any{"type": "content_block_stop", "index": idx})
+	}
+}
+
+// openTools lists the ids of the tools still running or awaiting an
+// approval, in the order they appear.
+func openTools(st *state.Store) []string {
+	var ids []string
+	var walk func(items []*state.Item)
+	walk = func(items []*state.Item) {
+		for _, it := range items {
+			switch {
+			case it.Kind == state.KindTool && (it.Tool.Status == state.ToolActive || it.Tool.Status == state.ToolAwaiting):
+				ids = append(ids, it.Tool.ID)
+			case it.Kind == state.KindGroup:
+				walk(it.Group.Steps)
+			}
+		}
+	}
+	walk(st.Items())
+	return ids
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// resultFor returns the tool id of a tool_result block.
+func resultFor(ev map[string]any) (string, bool) {
+	if ev["type"] != "content_block_start" {
+		return "", false
+	}
+	b, _ := ev["content_block"].(map[string]any)
+	if b["type"] != "tool_result" {
+		return "", false
+	}
+	id, _ := b["tool_use_id"].(string)
+	return id, true
+}
+
+// rewriteIDs appends suffix to the tool ids and approval keys of an event,
+// so that a scenario played twice in one session makes new items.
+func rewriteIDs(ev map[string]any, suffix string) {
+	suffixField(ev, "approval_key", suffix)
+	if b, ok := ev["content_block"].(map[string]any); ok {
+		for _, k := range []string{"id", "tool_use_id", "approval_key"} {
+			suffixField(b, k, suffix)
+		}
+	}
+	for _, t := range objects(ev["tools"]) {
+		suffixField(t, "id", suffix)
+	}
+	for _, res := range objects(ev["results"]) {
+		suffixField(res, "call_id", suffix)
+	}
+}
+
+func suffixField(m map[string]any, k, suffix string) {
+	if s, ok := m[k].(string); ok && s != "" {
+		m[k] = s + suffix
+	}
+}
+
+func objects(v any) []map[string]any {
+	arr, _ := v.([]any)
+	out := make([]map[string]any, 0, len(arr))
+	for _, x := range arr {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

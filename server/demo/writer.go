@@ -1,0 +1,93 @@
+package demo
+
+import (
+	"log"
+	"slices"
+	"time"
+
+	"stepwise/state"
+)
+
+// The writer stores emitted events in the data file: one transaction (one
+// fsync) per flush for every session with something new, so a run of
+// thousands of events costs a handful of commits a second, not one each.
+// Events go to subscribers only once stored: a kill -9 loses at most the
+// events of the flush in progress, which no client has seen, and a
+// command is acknowledged only once its events are stored (Handle).
+
+// markDirty asks the writer to store what the session has pending. The
+// caller holds s.mu.
+func (a *Agent) markDirty(s *Session) {
+	a.wmu.Lock()
+	a.dirty[s] = struct{}{}
+	a.wmu.Unlock()
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// batchLocked is what the session has to store. The caller holds s.mu.
+func (s *Session) batchLocked() batch {
+	return batch{
+		s:      s,
+		first:  s.durable + 1,
+		events: slices.Clone(s.pending),
+		meta:   sessionMeta{Used: s.used.Unix(), Status: string(s.store.Status()), Bytes: s.bytes},
+	}
+}
+
+// writer flushes whenever woken, until Close; then it flushes a last time.
+func (a *Agent) writer() {
+	defer close(a.writerDone)
+	for {
+		select {
+		case <-a.wake:
+			if !a.flush() {
+				time.Sleep(time.Second) // the file failed: retry, without spinning
+			}
+		case <-a.quit:
+			a.flush()
+			return
+		}
+	}
+}
+
+// flush stores every dirty session's pending events and meta in one
+// transaction, then hands the events to the subscribers. It reports
+// whether the write succeeded (on failure, everything stays pending).
+func (a *Agent) flush() bool {
+	a.wmu.Lock()
+	dirty := a.dirty
+	a.dirty = map[*Session]struct{}{}
+	a.wmu.Unlock()
+	if len(dirty) == 0 {
+		return true
+	}
+	batches := make([]batch, 0, len(dirty))
+	for s := range dirty {
+		s.mu.Lock()
+		if len(s.pending) > 0 || s.inFile {
+			batches = append(batches, s.batchLocked())
+		}
+		s.mu.Unlock()
+	}
+	if err := writeBatches(a.db, batches); err != nil {
+		log.Printf("demo: storing events: %v (retrying)", err)
+		for _, b := range batches {
+			s := b.s
+			s.mu.Lock()
+			a.markDirty(s)
+			s.mu.Unlock()
+		}
+		return false
+	}
+	for _, b := range batches {
+		s := b.s
+		s.mu.Lock()
+		s.storedLocked(len(b.events), state.AgentStatus(b.meta.Status), time.Unix(b.meta.Used, 0))
+		s.mu.Unlock()
+		a.unloadIfUnused(s)
+	}
+	return true
+}
