@@ -440,6 +440,22 @@ func TestAGUIDeprecatedThinkingAndCancelledRun(t *testing.T) {
 	assert.Equal(t, StatusStopped, s.Status())
 }
 
+func TestStreamFailed(t *testing.T) {
+	s := newDialectStore()
+	s.UIChatRequest("hello")
+	s.StreamFailed(wire.CheckStreamResponse(502, "text/html", []byte("<title>Bad Gateway</title>")))
+	s.UIChatRequest("again")
+	s.StreamFailed(wire.CheckStreamResponse(200, "text/html", []byte("<title>Sign in</title>")))
+	items := s.Items()
+	require.Equal(t, []Kind{KindUser, KindNotice, KindUser, KindNotice}, kindsOf(items))
+	assert.Equal(t, Notice{Reason: NoticeBackendError, Detail: ptr("HTTP 502: Bad Gateway")}, *items[1].Notice)
+	assert.Equal(t, Notice{Reason: NoticeNotAStream, Detail: ptr("Sign in")}, *items[3].Notice)
+	assert.Equal(t, StatusError, s.Status())
+	assert.Len(t, s.UIConversation().Messages, 2, "the thread is kept")
+}
+
+func ptr(s string) *string { return &s }
+
 func TestStreamEndedUnexpectedly(t *testing.T) {
 	s := newDialectStore()
 	applyTo(s,

@@ -24,10 +24,15 @@ const (
 	// turn into a form; it is cancelled with the next message. Detail is
 	// the agent's own question, when it sent one.
 	NoticeUnsupportedInterrupt = "unsupported_interrupt"
-	// NoticeStreamEnded: the backend's stream stopped before the run's end
-	// (no RUN_FINISHED, no finish), or its answer was not a stream.
-	// Detail says what was received, when that helps.
+	// NoticeStreamEnded: the backend's stream stopped before the run's
+	// end (no RUN_FINISHED, no finish); Detail says why, when known.
 	NoticeStreamEnded = "stream_ended"
+	// NoticeBackendError: the backend refused the request (an HTTP error);
+	// Detail is "HTTP 502: what it said".
+	NoticeBackendError = "backend_error"
+	// NoticeNotAStream: the backend answered, but not with an event stream
+	// (an HTML page, say); Detail is what it was.
+	NoticeNotAStream = "not_a_stream"
 )
 
 // Notice is what a notice item says.

@@ -157,15 +157,29 @@ func (s *Store) addNotice(reason, detail string) *Item {
 	return it
 }
 
-// EndStreamUnexpectedly ends a run whose stream stopped before the run's end
-// (no RUN_FINISHED or finish), or whose answer was not a stream at all: the
-// open group closes, tools still running are interrupted, open cards stay
-// (the agent may still want them answered), and a notice says what
-// happened, with detail (an HTTP status, the start of an error page) when
-// there is one. Nothing shown is lost; the agent's status becomes error.
+// EndStreamUnexpectedly ends a run whose stream stopped before the run's
+// end (no RUN_FINISHED or finish; the connection dropped): the open group
+// closes, tools still running are interrupted, and a notice says so, with
+// detail when there is one. Nothing shown is lost; the agent's status
+// becomes error, and the next message starts a new run.
 func (s *Store) EndStreamUnexpectedly(detail string) Changes {
 	s.begin()
 	s.addNotice(NoticeStreamEnded, detail)
+	s.setStatus(StatusError)
+	return s.changes
+}
+
+// StreamFailed ends a run whose request got no stream: the backend refused
+// it (an HTTP error) or answered with something else (an HTML page). A
+// notice says which, with what the backend said; as EndStreamUnexpectedly
+// otherwise.
+func (s *Store) StreamFailed(p *wire.StreamProblem) Changes {
+	s.begin()
+	if p.Status != 0 {
+		s.addNotice(NoticeBackendError, p.Error())
+	} else {
+		s.addNotice(NoticeNotAStream, p.Detail)
+	}
 	s.setStatus(StatusError)
 	return s.changes
 }
