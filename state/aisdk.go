@@ -72,7 +72,48 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s).Parts = append(st.current(s).Parts, wire.UIPart{Type: "step-start"})
 		return true
 	case "finish-step":
-		st.closeTexts()
+		st.flushAll() // v5 and v6 end the step's parts here; v7 lets them go on
+		return true
+	case "reset-step":
+		s.uiResetStep(st)
+		return true
+	case "custom":
+		m := st.current(s)
+		m.Parts = append(m.Parts, wire.UIPart{Type: "custom", Kind: c.Kind, ProviderMetadata: c.ProviderMetadata})
+		return true
+	case "reasoning-file":
+		if c.URL == "" {
+			return false
+		}
+		m := st.current(s)
+		m.Parts = append(m.Parts, wire.UIPart{Type: "reasoning-file", URL: c.URL, MediaType: c.MediaType, ProviderMetadata: c.ProviderMetadata})
+		return true
+	case "steering-message":
+		// A message the user added while the agent ran (v7, experimental).
+		m := st.current(s)
+		m.Parts = append(m.Parts, wire.UIPart{Type: "steering-message", ID: c.ID, Parts: c.Parts})
+		var texts []string
+		for _, p := range c.Parts {
+			if p.Type == "text" && p.Text != nil && *p.Text != "" {
+				texts = append(texts, *p.Text)
+			}
+		}
+		it := s.newItem(KindUser)
+		it.Text = strings.Join(texts, "\n")
+		s.standalone(it)
+		return true
+	case "tool-approval-response":
+		p := st.approvalPart(c.ApprovalID)
+		if p == nil || c.Approved == nil {
+			return false
+		}
+		p.State = "approval-responded"
+		p.Approval.Approved = c.Approved
+		p.Approval.Reason = c.Reason
+		if c.ProviderExecuted != nil {
+			p.ProviderExecuted = c.ProviderExecuted
+		}
+		s.decideUIApproval(c.ApprovalID, *c.Approved, c.Reason)
 		return true
 	case "message-metadata":
 		st.current(s)
@@ -327,6 +368,47 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		return true
 	}
 	return false
+}
+
+// uiResetStep takes back what the current step added (v7's reset-step):
+// its parts leave the message, and the items are rebuilt from the
+// conversation so that what they showed goes too. The agent keeps running.
+func (s *Store) uiResetStep(st *uiState) {
+	st.flushAll()
+	if st.msg < 0 || st.msg >= len(st.conv.Messages) {
+		return
+	}
+	m := &st.conv.Messages[st.msg]
+	start := 0
+	for i := len(m.Parts) - 1; i >= 0; i-- {
+		if m.Parts[i].Type == "step-start" {
+			start = i + 1
+			break
+		}
+	}
+	if start == len(m.Parts) {
+		return
+	}
+	m.Parts = m.Parts[:start]
+	conv, msg := st.conv, st.msg
+	s.RestoreUI(conv) // the sources panel too comes from the parts
+	st = &s.dialectState().ui
+	st.msg = msg
+	s.setStatus(StatusRunning)
+	if g := s.lastGroup(); g != nil && s.group == nil && g == s.items[len(s.items)-1] {
+		g.Group.Open = true // the step goes on in its group
+		s.group = g
+	}
+}
+
+// lastGroup is the last top-level group, or nil.
+func (s *Store) lastGroup() *Item {
+	for i := len(s.items) - 1; i >= 0; i-- {
+		if s.items[i].Kind == KindGroup {
+			return s.items[i]
+		}
+	}
+	return nil
 }
 
 // uiTool shows a tool call (a step of the group), or updates the one with

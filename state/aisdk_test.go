@@ -292,3 +292,47 @@ func TestAISDKRestoreAndResume(t *testing.T) {
 	assert.Nil(t, r2.UIConversation().Active)
 	assert.Equal(t, "Paid, ", r2.Items()[2].Text)
 }
+
+// AI SDK v7 adds custom, reasoning-file, steering-message,
+// tool-approval-response and reset-step chunks.
+func TestAISDKV7Chunks(t *testing.T) {
+	s := newDialectStore()
+	s.UIChatRequest("go")
+	applyTo(s,
+		`{"type":"start","messageId":"m1"}`,
+		`{"type":"start-step"}`,
+		`{"type":"tool-input-available","toolCallId":"c1","toolName":"pay","input":{}}`,
+		`{"type":"tool-approval-request","approvalId":"ap1","toolCallId":"c1"}`,
+		`{"type":"tool-approval-response","approvalId":"ap1","approved":true}`,
+		`{"type":"tool-output-available","toolCallId":"c1","output":"paid"}`,
+		`{"type":"finish-step"}`,
+		`{"type":"start-step"}`,
+		`{"type":"custom","kind":"openai.compaction"}`,
+		`{"type":"reasoning-file","url":"data:image/png;base64,AA==","mediaType":"image/png"}`,
+		`{"type":"text-start","id":"t1"}`,
+		`{"type":"text-delta","id":"t1","delta":"A draft that is thrown away"}`,
+		`{"type":"source-url","sourceId":"s","url":"https://gone.example"}`,
+		`{"type":"reset-step"}`,
+		`{"type":"steering-message","id":"u2","parts":[{"type":"text","text":"shorter please"}]}`,
+		`{"type":"text-start","id":"t2"}`,
+		`{"type":"text-delta","id":"t2","delta":"Paid."}`,
+		`{"type":"text-end","id":"t2"}`,
+		`{"type":"finish"}`,
+	)
+	require.Zero(t, s.SkippedCount())
+	assert.Equal(t, ApprovalApproved, s.Approval("ap1").Approval.State)
+	assert.Equal(t, ToolDone, s.Tool("c1").Tool.Status)
+	items := s.Items()
+	require.Equal(t, []Kind{KindUser, KindGroup, KindUser, KindText}, kindsOf(items))
+	assert.Equal(t, "shorter please", items[2].Text)
+	assert.Equal(t, "Paid.", items[3].Text)
+	assert.Empty(t, s.Sources(), "the reset step's source went with it")
+	parts := s.UIConversation().Messages[1].Parts
+	var types []string
+	for _, p := range parts {
+		types = append(types, p.Type)
+	}
+	assert.Equal(t, []string{"step-start", "tool-pay", "step-start", "steering-message", "text"}, types)
+	assert.Equal(t, "output-available", parts[1].State)
+	assert.True(t, *parts[1].Approval.Approved)
+}

@@ -48,6 +48,12 @@ type UIChunk struct {
 	ProviderMetadata json.RawMessage `json:"providerMetadata"`
 	Data             json.RawMessage `json:"data"`
 	Transient        bool            `json:"transient"`
+
+	// v7: a tool-approval-response's answer, a custom chunk's kind, a
+	// steering message's parts.
+	Approved *bool    `json:"approved"`
+	Kind     string   `json:"kind"`
+	Parts    []UIPart `json:"parts"`
 }
 
 // UIMessage is one message of an AI SDK conversation.
@@ -90,6 +96,10 @@ type UIPart struct {
 
 	ProviderMetadata json.RawMessage `json:"providerMetadata,omitempty"`
 	Data             json.RawMessage `json:"data,omitempty"`
+
+	// v7: a custom part's kind; a steering message's own parts.
+	Kind  string   `json:"kind,omitempty"`
+	Parts []UIPart `json:"parts,omitempty"`
 }
 
 // UIApproval is a tool part's approval: requested (ID only), then answered.
