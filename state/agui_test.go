@@ -456,6 +456,21 @@ func TestStreamFailed(t *testing.T) {
 
 func ptr(s string) *string { return &s }
 
+func TestStopRun(t *testing.T) {
+	s := newDialectStore()
+	s.AGUIRunInput("go")
+	applyTo(s,
+		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"a"}`,
+	)
+	s.StopRun()
+	s.StopRun() // once is enough
+	items := s.Items()
+	require.Equal(t, []Kind{KindUser, KindGroup, KindStopped}, kindsOf(items))
+	assert.Equal(t, ToolInterrupted, s.Tool("c1").Tool.Status)
+	assert.Equal(t, StatusStopped, s.Status())
+}
+
 func TestStreamEndedUnexpectedly(t *testing.T) {
 	s := newDialectStore()
 	applyTo(s,

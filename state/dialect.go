@@ -169,6 +169,18 @@ func (s *Store) EndStreamUnexpectedly(detail string) Changes {
 	return s.changes
 }
 
+// StopRun ends the run the user stopped, in the modes where stopping is
+// aborting the request and the backend says nothing more: a stopped item,
+// tools still running interrupted, open cards expired. A run already over
+// is left as it is.
+func (s *Store) StopRun() Changes {
+	s.begin()
+	if s.status == StatusRunning {
+		s.terminal(s.newItem(KindStopped), StatusStopped)
+	}
+	return s.changes
+}
+
 // StreamFailed ends a run whose request got no stream: the backend refused
 // it (an HTTP error) or answered with something else (an HTML page). A
 // notice says which, with what the backend said; as EndStreamUnexpectedly
