@@ -97,7 +97,7 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 				return true
 			}
 		}
-		s.endRun(StatusIdle)
+		s.endDialectRun(StatusIdle)
 		return true
 	case "RUN_ERROR":
 		s.aguiCloseStreams(st)

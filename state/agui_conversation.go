@@ -169,7 +169,7 @@ func (s *Store) rebuildAGUI(c AGUIConversation, running bool) {
 	if running {
 		s.beginRun()
 	} else {
-		s.endRun(StatusIdle)
+		s.endDialectRun(StatusIdle)
 	}
 	st.conv = c
 	clear(st.content)

@@ -348,9 +348,9 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 			s.addNotice(NoticeRefusal, "")
 		}
 		if c.FinishReason == "error" {
-			s.endRun(StatusError)
+			s.endDialectRun(StatusError)
 		} else {
-			s.endRun(StatusIdle)
+			s.endDialectRun(StatusIdle)
 		}
 		return true
 	case "abort":

@@ -245,7 +245,7 @@ func (s *Store) RestoreUI(c UIConversation) Changes {
 	c = cloneUI(c)
 	s.resetKeepingCounters()
 	s.replayUIMessages(c.Messages)
-	s.endRun(StatusIdle)
+	s.endDialectRun(StatusIdle)
 	st := &s.dialectState().ui
 	st.init()
 	st.conv = c

@@ -113,10 +113,10 @@ func (s *Store) placeStep(it *Item) {
 	s.place(it)
 }
 
-// endRun ends a run with status: the open group closes, unless it holds a
+// endDialectRun ends a run with status: the open group closes, unless it holds a
 // card still waiting for the user (the run paused to ask); tools still
 // active are interrupted.
-func (s *Store) endRun(status AgentStatus) {
+func (s *Store) endDialectRun(status AgentStatus) {
 	if !s.groupHoldsPending() {
 		s.closeGroup(nil)
 	}
