@@ -528,6 +528,8 @@ func (s *Store) aguiOpenInterrupt(st *aguiState, in OpenInterrupt) {
 	if in.ID == "" {
 		in.ID = "interrupt-" + strconv.Itoa(len(st.conv.Interrupts)+1) + "-" + st.runID
 	}
+	st.flush()
+	in.At = len(st.conv.Messages)
 	s.showInterrupt(&in)
 	st.conv.Interrupts = append(st.conv.Interrupts, in)
 }

@@ -22,6 +22,10 @@ type AGUIConversation struct {
 	// Interrupts are the ones the agent waits on: shown, and answered (or
 	// cancelled) all together with the next run.
 	Interrupts []OpenInterrupt `json:"interrupts,omitempty"`
+	// Answered are the interrupts of earlier runs with their answers (or
+	// cancelled): the messages do not hold them, so a reload shows their
+	// cards from here.
+	Answered []OpenInterrupt `json:"answered,omitempty"`
 }
 
 // OpenInterrupt is an interrupt the agent waits on, with its answer once
@@ -37,6 +41,9 @@ type OpenInterrupt struct {
 	Payload json.RawMessage `json:"payload,omitempty"`
 	// Unsupported: no form could be made of it; the next run cancels it.
 	Unsupported bool `json:"unsupported,omitempty"`
+	// At is how many messages the conversation had when it came: where
+	// its card goes when the conversation is shown again.
+	At int `json:"at"`
 }
 
 // find returns the message with that id, the newest if several, or nil.
@@ -159,7 +166,7 @@ func (s *Store) rebuildAGUI(c AGUIConversation, running bool) {
 		st.runID, st.runInterrupts = old.dialect.agui.runID, old.dialect.agui.runInterrupts
 		s.dialect.ui = old.dialect.ui
 	}
-	s.replayAGUIMessages(c.Messages)
+	s.replayAGUIMessages(c.Messages, c.Answered)
 	st := &s.dialectState().agui
 	for i := range c.Interrupts {
 		if c.Interrupts[i].Status == "" {
@@ -181,10 +188,18 @@ func (s *Store) rebuildAGUI(c AGUIConversation, running bool) {
 }
 
 // replayAGUIMessages shows messages by applying the events that would have
-// made them.
-func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage) {
+// made them, with the cards of the interrupts answered between them.
+func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage, answered []OpenInterrupt) {
 	str := func(v string) json.RawMessage { raw, _ := json.Marshal(v); return raw }
+	next := 0
+	showAnswered := func(upTo int) {
+		for ; next < len(answered) && answered[next].At <= upTo; next++ {
+			s.showAnswered(answered[next])
+		}
+	}
+	defer showAnswered(len(msgs))
 	for i := range msgs {
+		showAnswered(i)
 		m := &msgs[i]
 		switch m.Role {
 		case "user":
@@ -273,6 +288,12 @@ func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
 			s.expire(it, ToolError)
 		}
 	}
+	for _, oi := range st.conv.Interrupts {
+		if oi.Status == "" {
+			oi.Status = "cancelled"
+		}
+		st.conv.Answered = append(st.conv.Answered, oi)
+	}
 	st.conv.Interrupts = nil
 	if legacy != nil {
 		in.ForwardedProps, _ = json.Marshal(map[string]any{"command": map[string]json.RawMessage{"resume": legacy}})
@@ -307,4 +328,47 @@ func (s *Store) cancelLegacy(key string) json.RawMessage {
 	}
 	raw, _ := json.Marshal(map[string]any{"decisions": decisions})
 	return raw
+}
+
+// showAnswered shows the card of an interrupt answered in an earlier run,
+// with its answer.
+func (s *Store) showAnswered(oi OpenInterrupt) {
+	if s.approvals[oi.ID] != nil {
+		return
+	}
+	s.showInterrupt(&oi)
+	it := s.approvals[oi.ID]
+	if it == nil {
+		return // a notice: it could not be answered
+	}
+	if oi.Status != "resolved" {
+		s.expire(it, ToolError)
+		return
+	}
+	switch {
+	case it.Form != nil:
+		s.answerForm(it, oi.Payload)
+	case oi.Legacy != nil:
+		var p struct {
+			Decisions json.RawMessage `json:"decisions"`
+			Answers   json.RawMessage `json:"answers"`
+		}
+		_ = json.Unmarshal(oi.Payload, &p)
+		s.approvalResult(oi.ID, p.Answers, p.Decisions)
+	case it.Approval != nil:
+		var p struct {
+			Approved   bool            `json:"approved"`
+			EditedArgs json.RawMessage `json:"editedArgs"`
+		}
+		_ = json.Unmarshal(oi.Payload, &p)
+		d := wire.Decision{Type: "reject"}
+		if p.Approved {
+			d.Type = "approve"
+			if !wire.IsNull(p.EditedArgs) {
+				d = wire.Decision{Type: "edit", EditedAction: &wire.EditedAction{Name: it.Approval.Actions[0].Name, Args: p.EditedArgs}}
+			}
+		}
+		raw, _ := json.Marshal([]wire.Decision{d})
+		s.approvalResult(oi.ID, nil, raw)
+	}
 }

@@ -367,7 +367,11 @@ func TestAGUIRestoreFromSavedConversation(t *testing.T) {
 	items := r.Items()
 	require.Equal(t, []Kind{KindGroup, KindUser, KindGroup, KindText}, kindsOf(items))
 	assert.False(t, items[0].Group.Open)
-	assert.Equal(t, ToolInterrupted, items[0].Group.Steps[0].Tool.Status)
+	// As it was shown: the card the user moved on from, expired, its tool
+	// not run.
+	require.Equal(t, []Kind{KindTool, KindApproval}, kindsOf(items[0].Group.Steps))
+	assert.Equal(t, ApprovalExpired, items[0].Group.Steps[1].Approval.State)
+	assert.Equal(t, ToolError, items[0].Group.Steps[0].Tool.Status)
 	assert.True(t, items[2].Group.Steps[0].Redacted)
 	assert.Equal(t, "OK", items[3].Text)
 	assert.Equal(t, saved, r.AGUIConversation(), "restoring keeps the conversation as saved")
@@ -486,4 +490,38 @@ func TestStreamEndedUnexpectedly(t *testing.T) {
 	v := viewJSON(t, s)
 	last := v["items"].([]any)[1].(map[string]any)
 	assert.Equal(t, map[string]any{"kind": "notice", "brand": false, "reason": "stream_ended", "detail": "HTTP 502"}, last)
+}
+
+func TestAGUIRestoreShowsAnsweredCards(t *testing.T) {
+	s := newDialectStore()
+	s.AGUIRunInput("book it")
+	applyTo(s,
+		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"book","parentMessageId":"a1"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+		`{"type":"RUN_FINISHED","threadId":"th","runId":"r1","outcome":{"type":"interrupt","interrupts":[
+			{"id":"i1","reason":"tool_call","toolCallId":"c1","responseSchema":{"type":"object","properties":{"approved":{"type":"boolean"},"editedArgs":{"type":"object"}}}},
+			{"id":"i2","reason":"ask","message":"Seat?","responseSchema":{"type":"object","properties":{"seat":{"type":"string"}}}}]}}`,
+	)
+	_, err := s.AnswerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "book", Args: json.RawMessage(`{"n":2}`)}}}})
+	require.NoError(t, err)
+	_, err = s.AnswerCard("i2", CardAnswer{Values: json.RawMessage(`{"seat":"12A"}`)})
+	require.NoError(t, err)
+	s.AGUIRunInput("")
+	applyTo(s,
+		`{"type":"RUN_STARTED","threadId":"th","runId":"r2"}`,
+		`{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"booked"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"a2","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a2","delta":"Booked 12A."}`,
+		`{"type":"RUN_FINISHED","threadId":"th","runId":"r2"}`,
+	)
+	live := viewJSON(t, s)
+	r := newDialectStore()
+	r.RestoreAGUI(s.AGUIConversation())
+	restored := viewJSON(t, r)
+	assert.Equal(t, live["items"], restored["items"], "a reload shows what was shown")
+	kinds := kindsOf(r.Items())
+	assert.Equal(t, []Kind{KindUser, KindGroup, KindForm, KindText}, kinds)
+	assert.Equal(t, ApprovalEdited, r.Approval("i1").Approval.State)
+	assert.JSONEq(t, `{"seat":"12A"}`, string(r.Approval("i2").Form.Values))
 }
