@@ -1,6 +1,11 @@
-// Package app is Stepwise's client wiring: configuration, the session
-// controller that owns the state store, and the transports that feed it.
-// Components import it as "client".
+// Package app is Stepwise's client: the page's controller (Controller, the
+// go-app component that owns the session and its store and renders the
+// views of package components), its configuration, the transports that
+// feed it (WebSocket, SSE, replay) and the embedding bridge. Data flows one
+// way: transport -> Controller -> state.Store -> components' views; the
+// actions views raise -> Controller -> commands -> transport, whose
+// outcomes come back the same way. Other packages import it as "client"
+// (package components never does).
 package app
 
 import (

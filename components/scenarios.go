@@ -3,7 +3,7 @@ package components
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // Scenarios are the built-in demo scenarios the empty state suggests.
-var Scenarios = []string{"timeline", "parallel", "search", "question", "approval", "markdown", "activity", "error", "long"}
+var Scenarios = []string{"timeline", "parallel", "search", "anthropic", "question", "approval", "markdown", "activity", "error", "long"}
 
 // scenarioButtons lists the scenarios as suggestions: each sends "/NAME",
 // which the demo agent plays.

@@ -274,7 +274,7 @@ func TestAGUINewMessageCancelsOpenInterrupts(t *testing.T) {
 	require.Equal(t, []Kind{KindForm, KindNotice}, kindsOf(items))
 	assert.Empty(t, items[0].Form.Fields, "no schema: the user just confirms")
 	assert.Equal(t, NoticeUnsupportedInterrupt, items[1].Notice.Reason)
-	assert.Equal(t, "Send files", *items[1].Notice.Detail)
+	assert.Equal(t, "Send files", items[1].Notice.Detail)
 	v := viewJSON(t, s)
 	assert.Equal(t, map[string]any{"approval_key": "i1", "kind": "form"}, v["pending"])
 
@@ -452,13 +452,11 @@ func TestStreamFailed(t *testing.T) {
 	s.StreamFailed(wire.CheckStreamResponse(200, "text/html", []byte("<title>Sign in</title>")))
 	items := s.Items()
 	require.Equal(t, []Kind{KindUser, KindNotice, KindUser, KindNotice}, kindsOf(items))
-	assert.Equal(t, Notice{Reason: NoticeBackendError, Detail: ptr("HTTP 502: Bad Gateway")}, *items[1].Notice)
-	assert.Equal(t, Notice{Reason: NoticeNotAStream, Detail: ptr("Sign in")}, *items[3].Notice)
+	assert.Equal(t, Notice{Reason: NoticeBackendError, Detail: "HTTP 502: Bad Gateway"}, *items[1].Notice)
+	assert.Equal(t, Notice{Reason: NoticeNotAStream, Detail: "Sign in"}, *items[3].Notice)
 	assert.Equal(t, StatusError, s.Status())
 	assert.Len(t, s.UIConversation().Messages, 2, "the thread is kept")
 }
-
-func ptr(s string) *string { return &s }
 
 func TestStopRun(t *testing.T) {
 	s := newDialectStore()

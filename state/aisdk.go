@@ -266,7 +266,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		if c.ToolCallID == "" {
 			return false
 		}
-		s.uiToolOutput(c.ToolCallID, resultText(c.Output), c.Preliminary)
+		s.uiToolOutput(c.ToolCallID, uiResultText(c.Output), c.Preliminary)
 		st.setToolPart(c.ToolCallID, "", false, func(p *wire.UIPart) {
 			p.State = "output-available"
 			p.Output, p.ErrorText, p.RawInput = rawOrNull(c.Output), "", nil

@@ -2,24 +2,20 @@ package state
 
 import "encoding/json"
 
-// Item kinds and fields that BACKENDS.md adds to REPLAY.md: the notice, the
-// schema-driven form of an AG-UI interrupt, and redacted reasoning.
+// What BACKENDS.md sections 2 and 3 add to REPLAY.md: the schema-driven
+// form of an AG-UI interrupt, and the notices of the AG-UI and AI SDK
+// modes (the notice item itself is in reset.go, Anthropic's reasons in
+// anthropic.go).
 
-// The kinds BACKENDS.md adds.
+// The kind BACKENDS.md section 2 adds.
 const (
-	// KindNotice is a short localised sentence about the turn (the model
-	// declined, the answer was cut off, ...): Item.Notice.
-	KindNotice Kind = "notice"
 	// KindForm asks the user for values an agent needs to go on: Item.Form.
 	KindForm Kind = "form"
 )
 
-// The notice reasons. The UI shows a localised sentence for each.
+// The notice reasons of the AG-UI and AI SDK modes. The UI shows a
+// localised sentence for each, and the detail under it.
 const (
-	NoticeRefusal       = "refusal"        // the model declined to answer
-	NoticeMaxTokens     = "max_tokens"     // the answer was cut off at the length limit
-	NoticeContextWindow = "context_window" // the conversation is too long for the model
-	NoticeCompaction    = "compaction"     // earlier context was summarised
 	// NoticeUnsupportedInterrupt: the agent asked for input Stepwise cannot
 	// turn into a form; it is cancelled with the next message. Detail is
 	// the agent's own question, when it sent one.
@@ -34,12 +30,6 @@ const (
 	// (an HTML page, say); Detail is what it was.
 	NoticeNotAStream = "not_a_stream"
 )
-
-// Notice is what a notice item says.
-type Notice struct {
-	Reason string
-	Detail *string // the backend's explanation, nil when none
-}
 
 // FormCard is an interrupt's form (BACKENDS.md section 2): fields built
 // from the top-level properties of its response schema.
@@ -81,12 +71,6 @@ type FormField struct {
 	Default json.RawMessage
 }
 
-type viewNotice struct {
-	viewBase
-	Reason string  `json:"reason"`
-	Detail *string `json:"detail"`
-}
-
 type viewForm struct {
 	viewBase
 	ApprovalKey string          `json:"approval_key"`
@@ -103,12 +87,6 @@ type viewFormField struct {
 	Options  []json.RawMessage `json:"options"`
 }
 
-type viewThinking struct {
-	viewBase
-	Text     string `json:"text"`
-	Redacted bool   `json:"redacted"`
-}
-
 type viewApprovalText struct {
 	viewApproval
 	Text string `json:"text"`
@@ -118,12 +96,6 @@ type viewApprovalText struct {
 // false for an item the rest of view.go shows.
 func viewBackendItem(it *Item, base viewBase) (v any, ok bool) {
 	switch it.Kind {
-	case KindNotice:
-		n := it.Notice
-		if n == nil {
-			n = &Notice{}
-		}
-		return viewNotice{base, n.Reason, n.Detail}, true
 	case KindForm:
 		f := it.Form
 		fields := make([]viewFormField, len(f.Fields))
@@ -135,10 +107,6 @@ func viewBackendItem(it *Item, base viewBase) (v any, ok bool) {
 			values = json.RawMessage("null")
 		}
 		return viewForm{base, f.ApprovalKey, f.State, f.Text, fields, values}, true
-	case KindThinking:
-		if it.Redacted {
-			return viewThinking{base, it.Text, true}, true
-		}
 	case KindApproval:
 		if it.Approval.Text != "" {
 			a := viewItemApproval(it, base)

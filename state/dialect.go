@@ -145,17 +145,6 @@ func (s *Store) failRun(text string) {
 	s.terminal(it, StatusError)
 }
 
-// addNotice adds a notice: it closes the open group and stands alone, like
-// an error.
-func (s *Store) addNotice(reason, detail string) *Item {
-	it := s.newItem(KindNotice)
-	it.Notice = &Notice{Reason: reason}
-	if detail != "" {
-		it.Notice.Detail = &detail
-	}
-	s.standalone(it)
-	return it
-}
 
 // EndStreamUnexpectedly ends a run whose stream stopped before the run's
 // end (no RUN_FINISHED or finish; the connection dropped): the open group
@@ -248,9 +237,9 @@ func toolInput(text []byte) json.RawMessage {
 	return nil
 }
 
-// resultText is a tool result as the UI shows it: a string as is,
-// anything else as indented JSON.
-func resultText(raw json.RawMessage) string {
+// uiResultText is an AI SDK tool output as the UI shows it: a string as
+// is, anything else as indented JSON.
+func uiResultText(raw json.RawMessage) string {
 	if s, ok := wire.StringValue(raw); ok {
 		return s
 	}

@@ -17,7 +17,10 @@ type View struct {
 	Skipped     int           `json:"skipped"`
 	Pending     *PendingView  `json:"pending"`
 	Sources     []SourceGroup `json:"sources"`
-	Items       []any         `json:"items"`
+	// Usage sums the token counts of the conversation's messages
+	// (BACKENDS.md section 1); absent when no message reported any.
+	Usage *Usage `json:"usage,omitempty"`
+	Items []any  `json:"items"`
 }
 
 // PendingView names the unanswered approval or question.
@@ -52,6 +55,9 @@ func (s *Store) View() View {
 			v.Pending.ApprovalKey = p.Approval.ApprovalKey
 		}
 	}
+	if u, ok := s.Usage(); ok {
+		v.Usage = &u
+	}
 	for _, it := range s.items {
 		v.Items = append(v.Items, viewItem(it, true))
 	}
@@ -65,8 +71,23 @@ type viewBase struct {
 
 type viewText struct {
 	viewBase
-	Text  string `json:"text"`
-	Final bool   `json:"final"`
+	Text      string         `json:"text"`
+	Final     bool           `json:"final"`
+	Citations []viewCitation `json:"citations,omitempty"`
+}
+
+type viewCitation struct {
+	N         int     `json:"n"`
+	URL       *string `json:"url"` // null for a document cited without one
+	Title     string  `json:"title"`
+	CitedText string  `json:"cited_text"`
+	At        int     `json:"at"`
+}
+
+type viewThinking struct {
+	viewBase
+	Text     string `json:"text"`
+	Redacted bool   `json:"redacted,omitempty"`
 }
 
 type viewPlain struct {
@@ -139,8 +160,19 @@ func viewItem(it *Item, top bool) any {
 	}
 	switch it.Kind {
 	case KindText:
-		return viewText{base, it.Text, it.Final}
-	case KindUser, KindThinking, KindError:
+		v := viewText{viewBase: base, Text: it.Text, Final: it.Final}
+		for _, c := range it.Citations {
+			vc := viewCitation{N: c.N, Title: c.Title, CitedText: c.CitedText, At: c.At}
+			if c.URL != "" {
+				url := c.URL
+				vc.URL = &url
+			}
+			v.Citations = append(v.Citations, vc)
+		}
+		return v
+	case KindThinking:
+		return viewThinking{base, it.Text, it.Redacted}
+	case KindUser, KindError:
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
@@ -174,6 +206,13 @@ func viewItem(it *Item, top bool) any {
 		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text}
 	case KindUnknown:
 		return viewUnknown{base, it.BlockType}
+	case KindNotice:
+		v := viewNotice{viewBase: base, Reason: it.Notice.Reason}
+		if it.Notice.Detail != "" { // BACKENDS.md: the explanation, or null
+			detail := it.Notice.Detail
+			v.Detail = &detail
+		}
+		return v
 	}
 	return base // stopped
 }

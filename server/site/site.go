@@ -12,7 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"stepwise/components"
+	client "stepwise/app"
 	"stepwise/server/demo"
 )
 
@@ -37,7 +37,7 @@ type Config struct {
 
 // New returns the site's handler. It fails when app.wasm is missing.
 func New(cfg Config) (http.Handler, error) {
-	components.Routes()
+	client.Routes()
 	wasm, err := loadWasm(cfg.WebDir)
 	if err != nil {
 		return nil, err

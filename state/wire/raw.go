@@ -127,3 +127,29 @@ func userText(content json.RawMessage, text *string) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// DecodeCitation reads a citation leniently: raw must be a JSON object;
+// each known field is read when it is a string (document_index when it is a
+// number), so a kind this client does not know, or a field of an odd type,
+// still gives what can be shown. ok is false when raw is not an object.
+func DecodeCitation(raw json.RawMessage) (c Citation, ok bool) {
+	var m map[string]json.RawMessage
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
+		return Citation{}, false
+	}
+	str := func(k string) string { s, _ := StringValue(m[k]); return s }
+	c = Citation{
+		Type:          str("type"),
+		URL:           str("url"),
+		Title:         str("title"),
+		CitedText:     str("cited_text"),
+		DocumentTitle: str("document_title"),
+		Source:        str("source"),
+	}
+	var idx int
+	if v := m["document_index"]; !IsNull(v) && json.Unmarshal(v, &idx) == nil {
+		c.DocumentIndex = &idx
+	}
+	return c, true
+}

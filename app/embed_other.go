@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package components
+package app
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -11,6 +11,6 @@ import (
 // embedBridge needs a browser.
 type embedBridge struct{}
 
-func setupEmbed(ctx app.Context, r *Root) {}
+func setupEmbed(ctx app.Context, c *Controller) *embedBridge { return nil }
 
 func (b *embedBridge) observe(s *state.Store) {}

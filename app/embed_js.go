@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package components
+package app
 
 import (
 	"syscall/js"
@@ -11,9 +11,9 @@ import (
 )
 
 // embedBridge talks with the page that embeds the app (web/embed.js) by
-// postMessage. It accepts commands only from the origin the loader named
-// (parent_origin in the URL), and tells that origin when a question is
-// asked or the agent's status changes.
+// postMessage. It accepts commands only from the parent window, and only
+// from the origin the loader named (parent_origin in the URL); it tells
+// that origin when a question is asked or the agent's status changes.
 type embedBridge struct {
 	parent      js.Value
 	origin      string
@@ -21,16 +21,16 @@ type embedBridge struct {
 	lastStatus  state.AgentStatus
 }
 
-// setupEmbed starts the bridge when the app runs in a frame.
-func setupEmbed(ctx app.Context, r *Root) {
+// setupEmbed starts the bridge when the app runs in a frame with a
+// parent_origin; it returns nil otherwise.
+func setupEmbed(ctx app.Context, c *Controller) *embedBridge {
 	w := js.Global()
 	parent := w.Get("parent")
 	origin := ctx.Page().URL().Query().Get("parent_origin")
 	if origin == "" || parent.Equal(w.Get("window")) {
-		return
+		return nil
 	}
 	b := &embedBridge{parent: parent, origin: origin}
-	r.embed = b
 	onMessage := js.FuncOf(func(this js.Value, args []js.Value) any {
 		e := args[0]
 		if e.Get("origin").String() != b.origin || !e.Get("source").Equal(parent) {
@@ -44,15 +44,16 @@ func setupEmbed(ctx app.Context, r *Root) {
 		case "stepwise:send":
 			text := data.Get("text")
 			if text.Type() == js.TypeString {
-				ctx.Dispatch(func(ctx app.Context) { r.onSend(ctx, app.Action{Value: text.String()}) })
+				ctx.Dispatch(func(ctx app.Context) { c.onSend(ctx, app.Action{Value: text.String()}) })
 			}
 		case "stepwise:stop":
-			ctx.Dispatch(func(ctx app.Context) { r.onStop(ctx, app.Action{}) })
+			ctx.Dispatch(func(ctx app.Context) { c.onStop(ctx, app.Action{}) })
 		}
 		return nil
 	})
 	w.Call("addEventListener", "message", onMessage)
-	b.post(map[string]any{"type": "stepwise:ready", "session": r.cfg.SessionID})
+	b.post(map[string]any{"type": "stepwise:ready", "session": c.cfg.SessionID})
+	return b
 }
 
 func (b *embedBridge) post(msg map[string]any) {

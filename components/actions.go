@@ -1,0 +1,26 @@
+package components
+
+import "stepwise/state/wire"
+
+// The actions components raise for the controller; their values are the
+// command types below. Components only raise them: what they do is the
+// controller's (stepwise/app).
+const (
+	ActionSendMessage   = "stepwise.send"    // string: the text typed
+	ActionStop          = "stepwise.stop"    // no value
+	ActionAnswer        = "stepwise.answer"  // AnswerCommand
+	ActionDecide        = "stepwise.decide"  // DecideCommand
+	ActionToggleSources = "stepwise.sources" // no value: open or close the sources panel
+)
+
+// AnswerCommand answers a question form.
+type AnswerCommand struct {
+	Key     string
+	Answers map[string]string
+}
+
+// DecideCommand answers a tool approval.
+type DecideCommand struct {
+	Key       string
+	Decisions []wire.Decision
+}
