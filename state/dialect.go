@@ -145,7 +145,6 @@ func (s *Store) failRun(text string) {
 	s.terminal(it, StatusError)
 }
 
-
 // EndStreamUnexpectedly ends a run whose stream stopped before the run's
 // end (no RUN_FINISHED or finish; the connection dropped): the open group
 // closes, tools still running are interrupted, and a notice says so, with
