@@ -85,6 +85,8 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		)
 	case state.KindNotice:
 		return noticeView(it, s)
+	case state.KindForm:
+		return &FormView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Form.ApprovalKey]}
 	default:
 		return &UnknownView{Item: it, Rev: it.Rev, Settings: s}
 	}
