@@ -78,6 +78,11 @@ func toolLabel(t *state.Tool, tr translator) string {
 	if key, ok := serverToolKeys[t.Name]; ok && t.Label == state.ReadableName(t.Name) {
 		return tr.T(key)
 	}
+	if t.Label == "" && t.Name == "" {
+		// A result for a call this page never saw (an AG-UI
+		// TOOL_CALL_RESULT for an unknown call).
+		return tr.T("tool.unnamed")
+	}
 	if t.Label == "" {
 		return t.Name
 	}

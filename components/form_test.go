@@ -62,4 +62,8 @@ func TestDeniedToolAndApprovalText(t *testing.T) {
 	assert.NotContains(t, html, "Denied")
 	card := s.Approval("i")
 	assert.Contains(t, itemHTML(t, set, card), "Send it?")
+
+	s = storeOf(t, `{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"ghost","content":"orphan"}`)
+	ghost := s.Tool("ghost")
+	assert.Contains(t, itemHTML(t, set, ghost), "Une étape de l&#39;agent", "a result for a call never seen is named")
 }

@@ -79,6 +79,7 @@ var en = catalog{
 		"notice.stream_ended":          "The agent's answer stopped before the end of its run. What it sent is kept; you can send your message again.",
 		"notice.backend_error":         "The agent refused the request.",
 		"notice.not_a_stream":          "The agent's answer was not an event stream.",
+		"tool.unnamed":                 "A step of the agent",
 		"tool.denied":                  "Not run: you denied it",
 		"form.title":                   "The agent needs a few details",
 		"form.submit":                  "Send",

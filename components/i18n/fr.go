@@ -79,6 +79,7 @@ var fr = catalog{
 		"notice.stream_ended":          "La réponse de l'agent s'est arrêtée avant la fin de son exécution. Ce qu'il a envoyé est conservé ; vous pouvez renvoyer votre message.",
 		"notice.backend_error":         "L'agent a refusé la requête.",
 		"notice.not_a_stream":          "La réponse de l'agent n'était pas un flux d'événements.",
+		"tool.unnamed":                 "Une étape de l'agent",
 		"tool.denied":                  "Non exécuté : vous l'avez refusé",
 		"form.title":                   "L'agent a besoin de quelques précisions",
 		"form.submit":                  "Envoyer",

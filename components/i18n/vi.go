@@ -79,6 +79,7 @@ var vi = catalog{
 		"notice.stream_ended":          "Câu trả lời của trợ lý đã dừng trước khi lượt chạy kết thúc. Nội dung đã nhận vẫn được giữ; bạn có thể gửi lại tin nhắn.",
 		"notice.backend_error":         "Trợ lý đã từ chối yêu cầu.",
 		"notice.not_a_stream":          "Câu trả lời của trợ lý không phải là luồng sự kiện.",
+		"tool.unnamed":                 "Một bước của trợ lý",
 		"tool.denied":                  "Không chạy: bạn đã từ chối",
 		"form.title":                   "Trợ lý cần thêm một vài thông tin",
 		"form.submit":                  "Gửi",
