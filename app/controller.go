@@ -195,10 +195,14 @@ func approvalKey(it *state.Item) string {
 	if it.Approval != nil {
 		return it.Approval.ApprovalKey
 	}
+	if it.Form != nil {
+		return it.Form.ApprovalKey
+	}
 	return ""
 }
 
-// pendingKey is true when key names a question or approval still pending.
+// pendingKey is true when key names a question, approval or form still
+// pending.
 func pendingKey(s *state.Store, key string) bool {
 	it := s.Approval(key)
 	switch {
@@ -208,6 +212,8 @@ func pendingKey(s *state.Store, key string) bool {
 		return it.Question.State == state.QuestionPending
 	case it.Approval != nil:
 		return it.Approval.State == state.ApprovalPending
+	case it.Form != nil:
+		return it.Form.State == state.QuestionPending
 	}
 	return false
 }
