@@ -283,3 +283,24 @@ func itemKinds(v map[string]any) []string {
 	}
 	return out
 }
+
+// A browser that refuses storage (private mode, no IndexedDB) says so and
+// keeps the conversation in memory: the agent still answers.
+func TestAgentWithoutStorage(t *testing.T) {
+	backend := startAgentServer(t, "agui-server.mjs")
+	base := agentSite(t, agentproxy.AGUI, backend+"/agent")
+	p := newPage(t)
+	p.addInitScript(`Object.defineProperty(window, "indexedDB", {value: undefined, configurable: true})`)
+	p.openAt(base, "/?session=agui-nostorage&lang=en")
+	p.waitConnected()
+	p.waitJS(`document.body.innerText.includes("does not let the page save conversations")`, 10*time.Second)
+	p.send("What is the weather in Hanoi?")
+	p.waitJS(lastText+` === "It is 31 degrees and sunny in Hanoi."`, 60*time.Second)
+	p.send("And tomorrow?")
+	p.waitJS(countKind("user")+` === 2 && `+countKind("text")+` === 2`, 60*time.Second)
+	var requests []wire.RunAgentInput
+	getJSON(t, backend+"/requests", &requests)
+	if n := len(requests[1].Messages); n != 6 {
+		t.Fatalf("the second run carried %d messages, want the first run's 5 and the new one", n)
+	}
+}
