@@ -67,3 +67,25 @@ func TestDeniedToolAndApprovalText(t *testing.T) {
 	ghost := s.Tool("ghost")
 	assert.Contains(t, itemHTML(t, set, ghost), "Une étape de l&#39;agent", "a result for a call never seen is named")
 }
+
+func TestFilesFromAnAISDKRoute(t *testing.T) {
+	set := in("en")
+	s := storeOf(t,
+		`{"type":"start"}`,
+		`{"type":"file","url":"https://files.example/chart.png","mediaType":"image/png"}`,
+		`{"type":"file","url":"javascript:alert(1)","mediaType":"image/png"}`,
+		`{"type":"file","url":"https://files.example/r.pdf","mediaType":"application/pdf"}`,
+		`{"type":"file","url":"data:image/svg+xml;base64,PHN2Zz4=","mediaType":"image/svg+xml"}`)
+	items := s.Items()
+	require.Len(t, items, 4)
+	html := itemHTML(t, set, items[0])
+	assert.Contains(t, html, `<img class="file-image" src="https://files.example/chart.png"`)
+	html = itemHTML(t, set, items[1])
+	assert.NotContains(t, html, "javascript:")
+	assert.NotContains(t, html, "<img")
+	html = itemHTML(t, set, items[2])
+	assert.Contains(t, html, `href="https://files.example/r.pdf"`)
+	assert.Contains(t, html, `rel="noopener noreferrer"`)
+	assert.Contains(t, html, "A file (application/pdf)")
+	assert.NotContains(t, itemHTML(t, set, items[3]), "<img", "no SVG from a data URL")
+}

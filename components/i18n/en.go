@@ -80,6 +80,8 @@ var en = catalog{
 		"notice.backend_error":         "The agent refused the request.",
 		"notice.not_a_stream":          "The agent's answer was not an event stream.",
 		"tool.unnamed":                 "A step of the agent",
+		"file.image":                   "An image the agent sent",
+		"file.open":                    "A file (%s)",
 		"tool.denied":                  "Not run: you denied it",
 		"form.title":                   "The agent needs a few details",
 		"form.submit":                  "Send",

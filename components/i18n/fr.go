@@ -80,6 +80,8 @@ var fr = catalog{
 		"notice.backend_error":         "L'agent a refusé la requête.",
 		"notice.not_a_stream":          "La réponse de l'agent n'était pas un flux d'événements.",
 		"tool.unnamed":                 "Une étape de l'agent",
+		"file.image":                   "Une image envoyée par l'agent",
+		"file.open":                    "Un fichier (%s)",
 		"tool.denied":                  "Non exécuté : vous l'avez refusé",
 		"form.title":                   "L'agent a besoin de quelques précisions",
 		"form.submit":                  "Envoyer",

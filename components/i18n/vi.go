@@ -80,6 +80,8 @@ var vi = catalog{
 		"notice.backend_error":         "Trợ lý đã từ chối yêu cầu.",
 		"notice.not_a_stream":          "Câu trả lời của trợ lý không phải là luồng sự kiện.",
 		"tool.unnamed":                 "Một bước của trợ lý",
+		"file.image":                   "Hình ảnh do trợ lý gửi",
+		"file.open":                    "Một tệp (%s)",
 		"tool.denied":                  "Không chạy: bạn đã từ chối",
 		"form.title":                   "Trợ lý cần thêm một vài thông tin",
 		"form.submit":                  "Gửi",
