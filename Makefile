@@ -1,8 +1,10 @@
 # Stepwise. `make run` builds and serves the app with the demo agent on
-# http://localhost:8080; `make test` runs every test.
+# http://localhost:8080 (ARGS="..." adds server flags, e.g. -backend URL
+# -protocol ag-ui); `make test` runs every test.
 
 GO       ?= go
 ADDR     ?= localhost:8080
+ARGS     ?=
 SHARED   ?= ../shared
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
@@ -30,7 +32,7 @@ bin/stepwise: $(shell find server state components app -name '*.go' -not -name '
 
 # The demo agent keeps its sessions in stepwise.db (-data).
 run: build
-	./bin/stepwise -addr $(ADDR)
+	./bin/stepwise -addr $(ADDR) $(ARGS)
 
 test: vet unit race conformance browser
 
@@ -66,7 +68,7 @@ bench: build
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).
 fuzz:
-	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset; do \
+	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset FuzzDialectJSONL FuzzDialectOps; do \
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 	$(GO) test ./state/wire -run '^$$' -fuzz '^FuzzEventIDOrder$$' -fuzztime 60s
 

@@ -41,6 +41,26 @@ type Config struct {
 	EventsPath   string
 	CommandsPath string
 	Transport    string // "ws" or "sse"
+
+	// Protocol is what the backend speaks: ProtocolStepwise (PROTOCOL.md,
+	// the paths above), or an AG-UI agent or AI SDK chat route reached at
+	// AgentPath or ChatPath (BACKENDS.md sections 2 to 5).
+	Protocol  string
+	AgentPath string
+	ChatPath  string
+}
+
+// The protocols a backend may speak (the server's -protocol).
+const (
+	ProtocolStepwise = "stepwise"
+	ProtocolAGUI     = "ag-ui"
+	ProtocolAISDK    = "ai-sdk"
+)
+
+// AgentMode is true for an AG-UI agent or an AI SDK chat route: the page
+// keeps the conversation and POSTs each run (agent.go).
+func (c Config) AgentMode() bool {
+	return c.Protocol == ProtocolAGUI || c.Protocol == ProtocolAISDK
 }
 
 // DefaultConfig returns the defaults of PROTOCOL.md.
@@ -53,6 +73,9 @@ func DefaultConfig() Config {
 		EventsPath:     "/api/sessions/{session_id}/events",
 		CommandsPath:   "/api/sessions/{session_id}/commands",
 		Transport:      "ws",
+		Protocol:       ProtocolStepwise,
+		AgentPath:      "/api/agent",
+		ChatPath:       "/api/chat",
 	}
 }
 
@@ -66,6 +89,9 @@ const (
 	EnvTransport      = "STEPWISE_TRANSPORT"
 	EnvAgentName      = "STEPWISE_AGENT_NAME"
 	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
+	EnvProtocol       = "STEPWISE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
+	EnvAgentPath      = "STEPWISE_AGENT_PATH"
+	EnvChatPath       = "STEPWISE_CHAT_PATH"
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -81,6 +107,12 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.CommandsPath, EnvCommandsPath)
 	set(&c.Transport, EnvTransport)
 	set(&c.AgentName, EnvAgentName)
+	set(&c.AgentPath, EnvAgentPath)
+	set(&c.ChatPath, EnvChatPath)
+	switch p := getenv(EnvProtocol); p {
+	case ProtocolAGUI, ProtocolAISDK, ProtocolStepwise:
+		c.Protocol = p
+	}
 	switch v := getenv(EnvFaviconService); v {
 	case "":
 	case "off":

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -39,6 +40,8 @@ type Controller struct {
 	updateAvailable bool
 	sourcesOpen     bool
 	sourcesWidth    int
+
+	agent agentRuntime // the AG-UI and AI SDK modes (agent_controller.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -93,6 +96,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
 	ctx.Handle(components.ActionDecide, c.onDecide)
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
+	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
 
 	if c.cfg.Replay != "" {
 		c.sess.Echo = true
@@ -104,6 +108,10 @@ func (c *Controller) OnMount(ctx app.Context) {
 		c.cfg.SessionID = newSessionID()
 		c.sess.ID = c.cfg.SessionID
 		keepSessionInURL(c.cfg.SessionID) // F5 and shared links reopen it
+	}
+	if c.cfg.AgentMode() {
+		startAgent(ctx, c)
+		return
 	}
 	startLive(ctx, c)
 }
@@ -187,10 +195,14 @@ func approvalKey(it *state.Item) string {
 	if it.Approval != nil {
 		return it.Approval.ApprovalKey
 	}
+	if it.Form != nil {
+		return it.Form.ApprovalKey
+	}
 	return ""
 }
 
-// pendingKey is true when key names a question or approval still pending.
+// pendingKey is true when key names a question, approval or form still
+// pending.
 func pendingKey(s *state.Store, key string) bool {
 	it := s.Approval(key)
 	switch {
@@ -200,6 +212,8 @@ func pendingKey(s *state.Store, key string) bool {
 		return it.Question.State == state.QuestionPending
 	case it.Approval != nil:
 		return it.Approval.State == state.ApprovalPending
+	case it.Form != nil:
+		return it.Form.State == state.QuestionPending
 	}
 	return false
 }
@@ -220,6 +234,12 @@ func (c *Controller) setForm(key string, update func(*components.FormState)) {
 
 func (c *Controller) onSend(ctx app.Context, a app.Action) {
 	text, _ := a.Value.(string)
+	if c.cfg.AgentMode() {
+		if t := strings.TrimSpace(text); t != "" {
+			c.agentSend(ctx, t)
+		}
+		return
+	}
 	cmd, err := c.sess.SendMessage(text)
 	switch {
 	case errors.Is(err, ErrEmptyMessage):
@@ -232,6 +252,10 @@ func (c *Controller) onSend(ctx app.Context, a app.Action) {
 }
 
 func (c *Controller) onStop(ctx app.Context, a app.Action) {
+	if c.cfg.AgentMode() {
+		c.agentStop(ctx)
+		return
+	}
 	cmd, err := c.sess.Stop()
 	if err != nil {
 		c.refused(cmd, err)
@@ -243,6 +267,10 @@ func (c *Controller) onAnswer(ctx app.Context, a app.Action) {
 	if !ok || c.forms[v.Key].Sending {
 		return // one frame per form, however often it is clicked
 	}
+	if c.cfg.AgentMode() {
+		c.agentAnswer(ctx, v.Key, state.CardAnswer{Answers: v.Answers})
+		return
+	}
 	cmd, err := c.sess.Answer(v.Key, v.Answers)
 	c.sent(cmd, err)
 }
@@ -250,6 +278,10 @@ func (c *Controller) onAnswer(ctx app.Context, a app.Action) {
 func (c *Controller) onDecide(ctx app.Context, a app.Action) {
 	v, ok := a.Value.(components.DecideCommand)
 	if !ok || c.forms[v.Key].Sending {
+		return
+	}
+	if c.cfg.AgentMode() {
+		c.agentAnswer(ctx, v.Key, state.CardAnswer{Decisions: v.Decisions})
 		return
 	}
 	cmd, err := c.sess.Decide(v.Key, v.Decisions)

@@ -1,6 +1,10 @@
 package components
 
-import "stepwise/state/wire"
+import (
+	"encoding/json"
+
+	"stepwise/state/wire"
+)
 
 // The actions components raise for the controller; their values are the
 // command types below. Components only raise them: what they do is the
@@ -11,7 +15,14 @@ const (
 	ActionAnswer        = "stepwise.answer"  // AnswerCommand
 	ActionDecide        = "stepwise.decide"  // DecideCommand
 	ActionToggleSources = "stepwise.sources" // no value: open or close the sources panel
+	ActionSubmitForm    = "stepwise.form"    // FormCommand
 )
+
+// FormCommand answers an interrupt's form (BACKENDS.md section 2).
+type FormCommand struct {
+	Key    string
+	Values json.RawMessage // state.BuildFormValues's answer
+}
 
 // AnswerCommand answers a question form.
 type AnswerCommand struct {

@@ -20,6 +20,11 @@ var noticeKeys = map[string]string{
 	state.NoticeMaxTokens:     "notice.max_tokens",
 	state.NoticeContextWindow: "notice.context_window",
 	state.NoticeCompaction:    "notice.compaction",
+	// The AG-UI and AI SDK modes (BACKENDS.md sections 2 and 3).
+	state.NoticeUnsupportedInterrupt: "notice.unsupported_interrupt",
+	state.NoticeStreamEnded:          "notice.stream_ended",
+	state.NoticeBackendError:         "notice.backend_error",
+	state.NoticeNotAStream:           "notice.not_a_stream",
 }
 
 // noticeView is a notice item: a short line that says why the answer
@@ -73,6 +78,11 @@ func toolLabel(t *state.Tool, tr translator) string {
 	if key, ok := serverToolKeys[t.Name]; ok && t.Label == state.ReadableName(t.Name) {
 		return tr.T(key)
 	}
+	if t.Label == "" && t.Name == "" {
+		// A result for a call this page never saw (an AG-UI
+		// TOOL_CALL_RESULT for an unknown call).
+		return tr.T("tool.unnamed")
+	}
 	if t.Label == "" {
 		return t.Name
 	}
@@ -101,6 +111,9 @@ var toolErrorKeys = map[string]string{
 // toolResponse is a tool's response as the UI shows it: a server tool's
 // error code in words, else the result text.
 func toolResponse(t *state.Tool, tr translator) string {
+	if t.Denied { // AI SDK tool-output-denied
+		return tr.T("tool.denied")
+	}
 	if t.ErrorCode == "" {
 		return *t.Result
 	}

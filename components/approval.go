@@ -114,10 +114,12 @@ func (v *ApprovalView) Render() app.UI {
 		DataSet("kind", "approval").DataSet("state", string(a.State)).Attr("role", "group").
 		Aria("labelledby", domID("aph", v.Item))
 	head := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
+	// The backend's own question (an AG-UI interrupt's message), as text.
+	text := app.If(a.Text != "", func() app.UI { return app.P().Class("approval-text").Text(a.Text) })
 	if a.State != state.ApprovalPending {
-		return root.Body(head, app.Div().Class("approval-status").Text(v.Settings.T(approvalStateKeys[a.State])))
+		return root.Body(head, text, app.Div().Class("approval-status").Text(v.Settings.T(approvalStateKeys[a.State])))
 	}
-	body := []app.UI{head}
+	body := []app.UI{head, text}
 	for i := range a.Actions {
 		body = append(body, v.action(i))
 	}

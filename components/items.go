@@ -88,6 +88,8 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		)
 	case state.KindNotice:
 		return noticeView(it, s)
+	case state.KindForm:
+		return &FormView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Form.ApprovalKey]}
 	default:
 		return &UnknownView{Item: it, Rev: it.Rev, Settings: s}
 	}
@@ -158,6 +160,9 @@ type ActivityView struct {
 func (v *ActivityView) Render() app.UI {
 	v.d.sync(v.Item, false)
 	a := v.Item.Activity
+	if a.Type == "file" {
+		return fileView(v.Item, v.Settings)
+	}
 	id := domID("activity", v.Item)
 	hasBody := v.Item.Text != ""
 	return app.Div().Class("item activity").DataSet("kind", "activity").DataSet("activity-type", a.Type).Body(
@@ -173,6 +178,25 @@ func (v *ActivityView) Render() app.UI {
 			return app.Div().ID(id).Class("activity-body").Text(v.Item.Text)
 		}),
 	)
+}
+
+// fileView is a file an AI SDK route sent (its Text is the URL, its Name
+// the media type): an image is shown when it is one and its URL is http,
+// https or a data URL of an image; anything else is a link, when its URL
+// is a web one, else just named.
+func fileView(it *state.Item, s Settings) app.UI {
+	url, mediaType := it.Text, it.Activity.Name
+	root := app.Div().Class("item activity file").DataSet("kind", "activity").DataSet("activity-type", "file")
+	isImage := strings.HasPrefix(mediaType, "image/")
+	dataImage := strings.HasPrefix(url, "data:image/") && !strings.HasPrefix(url, "data:image/svg")
+	if isImage && (state.IsWebURL(url) || dataImage) {
+		return root.Body(app.Img().Class("file-image").Src(url).Alt(s.T("file.image")).Attr("loading", "lazy"))
+	}
+	label := s.T("file.open", mediaType)
+	if state.IsWebURL(url) {
+		return root.Body(app.A().Href(url).Target("_blank").Rel("noopener noreferrer").Text("📎 " + label))
+	}
+	return root.Body(app.Span().Text("📎 " + label))
 }
 
 // UnknownView is a block of a type this client does not know: a generic

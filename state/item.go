@@ -73,7 +73,8 @@ type Item struct {
 	Activity *ActivityInfo
 	// BlockType is the unknown block's type (KindUnknown).
 	BlockType string
-	Notice    *Notice // KindNotice
+	Notice    *Notice   // KindNotice
+	Form      *FormCard // KindForm (backend_kinds.go)
 
 	parent *Item // the group holding this step, nil at top level
 	// titleLabel is the label this step gives its group's title (rule 7):
@@ -113,6 +114,9 @@ type Tool struct {
 	// PartialInput is input JSON that never became valid (cut by
 	// max_tokens): Input stays as it was, the UI shows this text instead.
 	PartialInput string
+	// Denied: the user refused to run it (AI SDK tool-output-denied); the
+	// UI says so in its own words.
+	Denied bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta
@@ -209,6 +213,9 @@ type ApprovalCard struct {
 	Actions        []ApprovalAction
 	TimeoutSeconds float64
 	CreatedAt      string
+	// Text is the backend's own question for the card (an AG-UI
+	// interrupt's message), "" when it sends none.
+	Text string
 
 	tools []*Item // the tool each action concerns, nil where none
 }

@@ -31,6 +31,9 @@ type Options struct {
 	// none: "{domain}" is replaced by the source's domain. Empty turns the
 	// fallback off.
 	FaviconService string
+	// NewID makes the ids of the messages and runs the client creates in
+	// the AG-UI and AI SDK modes (dialect.go); nil means random ids.
+	NewID func() string
 }
 
 // DefaultOptions are the options of PROTOCOL.md's defaults.
@@ -126,6 +129,10 @@ type Store struct {
 	msgUsage         Usage // the current message's usage so far
 	hasUsage         bool
 	turn             *turn // the turn in progress, or nil
+
+	// dialect holds what the AG-UI and AI SDK streams need (dialect.go);
+	// nil until one of their events arrives.
+	dialect *dialectState
 }
 
 // openBlock is a content block between its start and its stop.
@@ -188,9 +195,15 @@ func (s *Store) Tool(id string) *Item { return s.tools[id] }
 
 // ApplyJSON decodes one frame and applies it. A frame that is not a valid
 // event is counted as skipped; its event_id still counts as seen when it can
-// be read. The store does not keep frame.
+// be read. AG-UI events and AI SDK chunks are recognised by their type and
+// applied as their dialect says (dialect.go). The store does not keep frame.
 func (s *Store) ApplyJSON(frame []byte) Changes {
 	ev, err := wire.DecodeEvent(frame)
+	if err != wire.ErrNotObject && (err != nil || foreignEvent(&ev)) {
+		if ch, ok := s.applyForeign(frame); ok {
+			return ch
+		}
+	}
 	if err != nil {
 		s.begin()
 		var idOnly struct {

@@ -26,7 +26,7 @@ type View struct {
 // PendingView names the unanswered approval or question.
 type PendingView struct {
 	ApprovalKey string `json:"approval_key"`
-	Kind        string `json:"kind"` // "question" or "approval"
+	Kind        string `json:"kind"` // "question", "approval" or "form"
 }
 
 // View returns the store's view model.
@@ -46,9 +46,12 @@ func (s *Store) View() View {
 	}
 	if p := s.Pending(); p != nil {
 		v.Pending = &PendingView{Kind: string(p.Kind)}
-		if p.Question != nil {
+		switch {
+		case p.Question != nil:
 			v.Pending.ApprovalKey = p.Question.ApprovalKey
-		} else {
+		case p.Form != nil:
+			v.Pending.ApprovalKey = p.Form.ApprovalKey
+		default:
 			v.Pending.ApprovalKey = p.Approval.ApprovalKey
 		}
 	}
@@ -151,6 +154,9 @@ func viewItem(it *Item, top bool) any {
 	if top && it.Kind != KindUser {
 		brand := it.Brand
 		base.Brand = &brand
+	}
+	if v, ok := viewBackendItem(it, base); ok {
+		return v
 	}
 	switch it.Kind {
 	case KindText:

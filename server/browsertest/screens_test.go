@@ -82,6 +82,8 @@ func TestScreens(t *testing.T) {
 		}},
 		{"activity", "/?replay=/scenarios/activity.jsonl&rate=max&lang=fr", 1000, expandFirstGroup},
 		{"parallel-phone", "/?replay=/scenarios/parallel.jsonl&rate=max&lang=vi", 360, expandFirstGroup},
+		{"agui-interrupts", "/?replay=/fixtures/agui-interrupts.jsonl&rate=max&lang=en", 1000, nil},
+		{"agui-interrupts-phone", "/?replay=/fixtures/agui-interrupts.jsonl&rate=max&lang=fr", 360, nil},
 		{"empty", "/?lang=en", 1000, nil},
 	}
 	for _, theme := range []string{"light", "dark"} {

@@ -58,6 +58,7 @@ func New(cfg Config) (http.Handler, error) {
 		BackgroundColor: "#0f1020",
 		ThemeColor:      "#4f46e5",
 		LoadingLabel:    " ",
+		Env:             cfg.Env, // the client's settings (server flags) reach every page
 		Icon: app.Icon{
 			Default:  "/web/icons/icon-192.png",
 			Large:    "/web/icons/icon-512.png",
