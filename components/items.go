@@ -35,7 +35,7 @@ func (v *ItemView) Render() app.UI {
 
 func brandHeader(s Settings) app.UI {
 	return app.Div().Class("brand").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("brand-logo").Width(24).Height(24),
+		decorative(app.Img().Src("/web/logo.svg").Class("brand-logo").Width(24).Height(24)),
 		app.Span().Class("brand-name").Text(s.agentName()),
 	)
 }

@@ -2,6 +2,7 @@ package components
 
 import (
 	"net/url"
+	"strconv"
 	"sort"
 	"strings"
 
@@ -56,6 +57,8 @@ type mdRenderer struct {
 	// source.
 	marks    map[ast.Node][]placedMark
 	unplaced []Mark // marks with no text at all to follow
+
+	lastHeading int // the level of the last heading element drawn, 0 before any
 }
 
 type placedMark struct {
@@ -235,13 +238,27 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		}
 		return app.P().Body(kids()...)
 	case *ast.Heading:
-		switch t.Level {
-		case 1:
-			return app.H2().Class("md-h1").Body(kids()...)
+		// The page's own h1 is the agent's name: an answer's headings start
+		// at h2 and never skip a level on the way down (a "###" right after
+		// a "#" is an h3), whatever the model wrote; their look follows the
+		// source's level.
+		level := min(t.Level+1, r.lastHeading+1, 6)
+		if r.lastHeading == 0 {
+			level = 2
+		}
+		r.lastHeading = level
+		class := "md-h" + strconv.Itoa(min(t.Level, 3))
+		switch level {
 		case 2:
-			return app.H3().Class("md-h2").Body(kids()...)
+			return app.H2().Class(class).Body(kids()...)
+		case 3:
+			return app.H3().Class(class).Body(kids()...)
+		case 4:
+			return app.H4().Class(class).Body(kids()...)
+		case 5:
+			return app.H5().Class(class).Body(kids()...)
 		default:
-			return app.H4().Class("md-h3").Body(kids()...)
+			return app.H6().Class(class).Body(kids()...)
 		}
 	case *ast.ThematicBreak:
 		return app.Hr()

@@ -42,7 +42,7 @@ func Page(p PageProps) app.UI {
 	return app.Div().Class("shell").Body(
 		header(p),
 		app.Div().Class("main").Body(
-			app.Div().Class("column").Body(
+			app.Main().Class("column").Body(
 				alerts(p),
 				app.Section().ID("conversation").Class("conversation").
 					Attr("role", "log").Aria("live", "polite").Aria("label", s.T("composer.label")).
@@ -83,9 +83,9 @@ func header(p PageProps) app.UI {
 	s := p.Settings
 	conn := string(p.Connection)
 	return app.Header().Class("topbar").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("topbar-logo").Width(28).Height(28),
+		decorative(app.Img().Src("/web/logo.svg").Class("topbar-logo").Width(28).Height(28)),
 		app.Div().Class("topbar-name").Body(
-			app.Span().Class("name").Text(s.agentName()),
+			app.H1().Class("name").Text(s.agentName()),
 			app.Span().Class("tagline").Text(s.T("app.tagline")),
 		),
 		app.Span().Class("connection conn-"+conn).DataSet("testid", "connection").DataSet("state", conn).Body(
@@ -149,8 +149,8 @@ func (c *ChunkView) Render() app.UI {
 
 func emptyState(s Settings) app.UI {
 	return app.Div().Class("empty").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("empty-logo").Width(56).Height(56),
-		app.H1().Text(s.T("empty.title")),
+		decorative(app.Img().Src("/web/logo.svg").Class("empty-logo").Width(56).Height(56)),
+		app.H2().Text(s.T("empty.title")),
 		app.P().Text(s.T("empty.hint")),
 		app.Ul().Class("suggestions").Body(scenarioButtons()...),
 	)
