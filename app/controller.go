@@ -39,6 +39,9 @@ type Controller struct {
 	updateAvailable bool
 	sourcesOpen     bool
 	sourcesWidth    int
+
+	announce announcer // the polite status region's words
+	copied   string    // the copy button showing "Copied" (copy.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -93,6 +96,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
 	ctx.Handle(components.ActionDecide, c.onDecide)
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
+	ctx.Handle(components.ActionCopy, c.onCopy)
 
 	if c.cfg.Replay != "" {
 		c.sess.Echo = true
@@ -147,6 +151,7 @@ func (c *Controller) afterApply(ch state.Changes) {
 	if !ch.Pending && !ch.Status {
 		return
 	}
+	c.announce.observe(c.sess.Store, c.settings.T)
 	if c.embed != nil {
 		c.embed.observe(c.sess.Store)
 	}
@@ -342,5 +347,7 @@ func (c *Controller) Render() app.UI {
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,
 		SourcesRev:      store.SourcesRev(),
+		Announcement:    c.announce.text,
+		Copied:          c.copied,
 	})
 }

@@ -38,9 +38,22 @@ type Mark struct {
 // link or code, right after the link or code, which never holds a mark.
 // Marks at the same place keep their order.
 func MarkdownWithMarks(src string, marks []Mark) []app.UI {
+	return renderMarkdown(src, marks, nil)
+}
+
+// mdCopy gives an answer's code blocks their copy buttons.
+type mdCopy struct {
+	item   int    // the answer's item key
+	copied string // the copy button that just copied
+	tr     translator
+}
+
+// renderMarkdown is MarkdownWithMarks with copy buttons on code blocks
+// when cp is not nil.
+func renderMarkdown(src string, marks []Mark, cp *mdCopy) []app.UI {
 	b := []byte(src)
 	doc := markdownParser.Parse(text.NewReader(b))
-	r := &mdRenderer{src: b}
+	r := &mdRenderer{src: b, copy: cp}
 	r.anchor(doc, marks)
 	out := r.children(doc)
 	for _, m := range r.unplaced {
@@ -59,6 +72,8 @@ type mdRenderer struct {
 	unplaced []Mark // marks with no text at all to follow
 
 	lastHeading int // the level of the last heading element drawn, 0 before any
+	copy        *mdCopy
+	codeBlocks  int // code blocks drawn so far: the next one's number
 }
 
 type placedMark struct {
@@ -285,13 +300,28 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
 			b.Write(hb.ClosureLine.Value(src))
 		}
-		code := app.Code().Text(strings.TrimSuffix(b.String(), "\n"))
+		source := strings.TrimSuffix(b.String(), "\n")
+		lang := ""
 		if f, ok := n.(*ast.FencedCodeBlock); ok {
-			if l := string(f.Language(src)); l != "" {
-				code = code.Class("language-" + sanitizeClass(l))
-			}
+			lang = string(f.Language(src))
 		}
-		return app.Pre().Class("md-code").Body(code)
+		code := app.Code().Body(highlight(lang, source)...)
+		if lang != "" {
+			code = code.Class("language-" + sanitizeClass(lang))
+		}
+		pre := app.Pre().Class("md-code").Body(code)
+		if _, isHTML := n.(*ast.HTMLBlock); isHTML || r.copy == nil {
+			return pre
+		}
+		id := codeCopyID(r.copy.item, r.codeBlocks)
+		r.codeBlocks++
+		return app.Div().Class("md-codeblock").Body(
+			app.Div().Class("md-code-head").Body(
+				app.Span().Class("md-code-lang").Text(lang),
+				copyButton(id, source, "copy.code", r.copy.copied, r.copy.tr),
+			),
+			pre,
+		)
 	case *ast.CodeSpan:
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {

@@ -77,6 +77,19 @@ var fr = catalog{
 		"notice.reset":                 "La connexion à l'agent a été réinitialisée ; les étapes restantes de cette exécution sont perdues.",
 		"send.offline":                 "Envoi impossible : pas de connexion, et trop de messages sont en attente.",
 
+		// Copy buttons and the status region (issue 11).
+		"copy.short":        "Copier",
+		"copy.done":         "Copié",
+		"copy.answer":       "Copier la réponse",
+		"copy.code":         "Copier le code",
+		"copy.refused":      "Copie impossible : le navigateur a refusé l'accès au presse-papiers. Sélectionnez le texte et appuyez sur Ctrl+C.",
+		"announce.running":  "L'assistant travaille.",
+		"announce.question": "L'assistant vous pose une question.",
+		"announce.approval": "L'assistant attend votre accord.",
+		"announce.done":     "L'assistant a répondu.",
+		"announce.stopped":  "L'assistant s'est arrêté.",
+		"announce.failed":   "L'exécution a échoué.",
+
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",
 		"citation.untitled":                    "Source citée",
