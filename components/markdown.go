@@ -2,8 +2,8 @@ package components
 
 import (
 	"net/url"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
