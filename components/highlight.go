@@ -70,9 +70,26 @@ var lexers = map[string]*lexer{
 // highlight draws code in language lang as text and classed spans; code in
 // a language it does not know stays plain text.
 func highlight(lang, code string) []app.UI {
+	toks := tokenize(lang, code)
+	out := make([]app.UI, len(toks))
+	for i, t := range toks {
+		if t.class == "" {
+			out[i] = app.Text(t.text)
+		} else {
+			out[i] = app.Span().Class(t.class).Text(t.text)
+		}
+	}
+	return out
+}
+
+// hlToken is a stretch of code and its class ("" for plain text).
+type hlToken struct{ class, text string }
+
+// tokenize cuts code into tokens, in order: their texts make up the code.
+func tokenize(lang, code string) []hlToken {
 	lx := lexers[strings.ToLower(lang)]
 	if lx == nil || code == "" {
-		return []app.UI{app.Text(code)}
+		return []hlToken{{"", code}}
 	}
 	h := &highlighter{lx: lx, src: code}
 	h.run()
@@ -97,7 +114,7 @@ const (
 type highlighter struct {
 	lx    *lexer
 	src   string
-	out   []app.UI
+	out   []hlToken
 	plain int // start of the plain text not yet emitted
 }
 
@@ -107,13 +124,13 @@ func (h *highlighter) emit(from, to int, cls string) {
 		return
 	}
 	h.flush(from)
-	h.out = append(h.out, app.Span().Class(cls).Text(h.src[from:to]))
+	h.out = append(h.out, hlToken{cls, h.src[from:to]})
 	h.plain = to
 }
 
 func (h *highlighter) flush(to int) {
 	if to > h.plain {
-		h.out = append(h.out, app.Text(h.src[h.plain:to]))
+		h.out = append(h.out, hlToken{"", h.src[h.plain:to]})
 		h.plain = to
 	}
 }
@@ -350,7 +367,10 @@ func (h *highlighter) markup() {
 			continue
 		}
 		end := i + 1
-		for end < len(s) && (h.isWord(s[end]) || strings.IndexByte("/!?:-", s[end]) >= 0) {
+		if strings.IndexByte("/!?", s[end]) >= 0 {
+			end++
+		}
+		for end < len(s) && (h.isWord(s[end]) || s[end] == ':' || s[end] == '-') {
 			end++
 		}
 		h.emit(i, end, hlTag)
