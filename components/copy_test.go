@@ -59,4 +59,3 @@ func TestCopiedInOnlyTheItemConcerned(t *testing.T) {
 	assert.Equal(t, "31", copiedIn("31", []*state.Item{b}))
 	assert.Equal(t, "", copiedIn("", []*state.Item{a}))
 }
-

@@ -20,13 +20,13 @@ type lexer struct {
 	quotes string // string delimiters
 	// Words, each list space-separated and space-padded.
 	keywords, literals, builtins string
-	fold       bool // keywords in any case (SQL)
-	dashes     bool // words may hold '-' (shell, CSS)
-	dollar     bool // $NAME and ${...} are variables (shell)
-	keys       bool // a string followed by ':' is a key (JSON)
-	triple     bool // """ and ''' strings (Python)
-	markup     bool // HTML/XML: tags, attributes, comments
-	stylesheet bool // CSS: selectors, properties, @-rules
+	fold                         bool // keywords in any case (SQL)
+	dashes                       bool // words may hold '-' (shell, CSS)
+	dollar                       bool // $NAME and ${...} are variables (shell)
+	keys                         bool // a string followed by ':' is a key (JSON)
+	triple                       bool // """ and ''' strings (Python)
+	markup                       bool // HTML/XML: tags, attributes, comments
+	stylesheet                   bool // CSS: selectors, properties, @-rules
 }
 
 var (

@@ -11,13 +11,17 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdownParser parses CommonMark with GitHub's tables, strikethrough,
 // task lists and autolinks. Its AST is turned into go-app elements: backend
 // text never becomes HTML markup, so raw HTML in it shows as text.
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+// Math spans ($…$, $$…$$, \(…\), \[…\]) are nodes of their own (math.go).
+var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
 
 // Markdown renders src as elements.
 func Markdown(src string) []app.UI {
@@ -86,7 +90,7 @@ type placedMark struct {
 func closed(n ast.Node) bool {
 	switch n.(type) {
 	case *ast.CodeSpan, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock,
-		*ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML:
+		*ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML, *mathNode:
 		return true
 	}
 	return false
@@ -355,6 +359,8 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 			alt = []app.UI{app.Text(string(t.Destination))}
 		}
 		return mdLink(string(t.Destination), string(t.Title), alt)
+	case *mathNode:
+		return mathUI(t)
 	case *east.TaskCheckBox:
 		return app.Input().Type("checkbox").Checked(t.IsChecked).Disabled(true).Class("md-task")
 	case *east.Table:
