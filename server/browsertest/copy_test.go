@@ -122,3 +122,50 @@ new MutationObserver(() => {
 	p.send("/question")
 	p.waitJS(`window.__said.includes("The assistant asks you a question.")`, 15*time.Second)
 }
+
+// TeX becomes MathML the browser lays out; prices stay text; TeX it cannot
+// read shows as its source.
+func TestMathRendersAsMathML(t *testing.T) {
+	p := newPage(t)
+	p.replayURL("/fixtures/code-math.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	type math struct {
+		NS      string
+		Display string
+		Tags    string
+		Width   float64
+		Height  float64
+	}
+	got := eval[[]math](p, `[...`+conversation+`.querySelectorAll('math')].map(m => ({NS: m.namespaceURI, Display: m.getAttribute('display') || "",
+		Tags: [...m.querySelectorAll('*')].map(e => e.localName).filter(n => ["mfrac", "msqrt", "msup", "munderover", "msubsup"].includes(n)).join(","),
+		Width: m.getBoundingClientRect().width, Height: m.getBoundingClientRect().height}))`)
+	if len(got) != 5 {
+		t.Fatalf("%d math elements, want 5: %+v", len(got), got)
+	}
+	want := []struct{ display, tags string }{
+		{"", "msup"}, {"", "msup"}, {"block", "mfrac,msqrt,msup"}, {"", "munderover,mfrac"}, {"block", "msubsup,msup,msup,mfrac,msqrt"},
+	}
+	for i, m := range got {
+		if m.NS != "http://www.w3.org/1998/Math/MathML" {
+			t.Errorf("math %d is in namespace %q", i, m.NS)
+		}
+		if m.Display != want[i].display || m.Tags != want[i].tags {
+			t.Errorf("math %d: display %q with %s, want %q with %s", i, m.Display, m.Tags, want[i].display, want[i].tags)
+		}
+		if m.Width <= 0 || m.Height <= 0 {
+			t.Errorf("math %d is not laid out: %+v", i, m)
+		}
+	}
+	// A fraction lays out as a fraction: its numerator above its denominator.
+	if !eval[bool](p, `(f => f.children[0].getBoundingClientRect().bottom <= f.children[1].getBoundingClientRect().top + 1)(`+conversation+`.querySelector('mfrac'))`) {
+		t.Error("the fraction's numerator is not above its denominator")
+	}
+	text := eval[string](p, conversation+`.textContent`)
+	if !strings.Contains(text, "Prices stay prices: $5 and $10.") {
+		t.Error("prices became math")
+	}
+	sources := eval[[]string](p, `[...`+conversation+`.querySelectorAll('code.math-source')].map(c => c.textContent)`)
+	if strings.Join(sources, " ") != `$\frac{1}{$` {
+		t.Errorf("TeX shown as its source: %q", sources)
+	}
+}
