@@ -83,6 +83,7 @@ func TestScreens(t *testing.T) {
 		{"activity", "/?replay=/scenarios/activity.jsonl&rate=max&lang=fr", 1000, expandFirstGroup},
 		{"parallel-phone", "/?replay=/scenarios/parallel.jsonl&rate=max&lang=vi", 360, expandFirstGroup},
 		{"empty", "/?lang=en", 1000, nil},
+		{"code-math", "/?replay=/fixtures/code-math.jsonl&rate=max&lang=en", 1000, nil},
 	}
 	for _, theme := range []string{"light", "dark"} {
 		for _, s := range shots {
