@@ -140,3 +140,42 @@ func TestAxe(t *testing.T) {
 		})
 	}
 }
+
+// With prefers-reduced-motion, nothing moves: no shimmer, spinner, pulse
+// or slide-in while a group runs.
+func TestReducedMotionStopsEveryAnimation(t *testing.T) {
+	p := newPage(t)
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p.open("/?session=reduced-motion&lang=en")
+	p.waitConnected()
+	p.send("/gated-group")
+	p.waitJS(runningGroup, 15*time.Second)
+	t.Cleanup(func() { agent.Release("reduced-motion") })
+	if n := eval[int](p, `document.getAnimations().length`); n != 0 {
+		t.Errorf("%d animations run with reduced motion: %v", n, eval[[]string](p, `document.getAnimations().map(a => a.animationName || String(a))`))
+	}
+	// Without the preference the same page does move (the check can fail).
+	chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+	p.waitJS(`document.getAnimations().length > 0`, 5*time.Second)
+}
+
+// A copy button reached by Tab shows a focus ring.
+func TestCopyButtonsShowFocus(t *testing.T) {
+	p := newPage(t)
+	p.replayURL("/fixtures/code-math.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	for i := 0; i < 40; i++ {
+		p.do(chromedp.KeyEvent("\t"))
+		if eval[bool](p, `document.activeElement && document.activeElement.dataset.testid === "copy"`) {
+			if !eval[bool](p, `document.activeElement.matches(':focus-visible') && getComputedStyle(document.activeElement).outlineStyle !== "none"`) {
+				t.Fatal("the focused copy button shows no focus ring")
+			}
+			return
+		}
+	}
+	t.Fatal("Tab never reached a copy button")
+}
