@@ -41,7 +41,9 @@ type Controller struct {
 	sourcesOpen     bool
 	sourcesWidth    int
 
-	agent agentRuntime // the AG-UI and AI SDK modes (agent_controller.go)
+	agent    agentRuntime // the AG-UI and AI SDK modes (agent_controller.go)
+	announce announcer    // the polite status region's words
+	copied   string       // the copy button showing "Copied" (copy.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -97,6 +99,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionDecide, c.onDecide)
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
 	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
+	ctx.Handle(components.ActionCopy, c.onCopy)
 
 	if c.cfg.Replay != "" {
 		c.sess.Echo = true
@@ -155,6 +158,7 @@ func (c *Controller) afterApply(ch state.Changes) {
 	if !ch.Pending && !ch.Status {
 		return
 	}
+	c.announce.observe(c.sess.Store, c.settings.T)
 	if c.embed != nil {
 		c.embed.observe(c.sess.Store)
 	}
@@ -374,5 +378,7 @@ func (c *Controller) Render() app.UI {
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,
 		SourcesRev:      store.SourcesRev(),
+		Announcement:    c.announce.text,
+		Copied:          c.copied,
 	})
 }

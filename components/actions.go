@@ -35,3 +35,14 @@ type DecideCommand struct {
 	Key       string
 	Decisions []wire.Decision
 }
+
+// ActionCopy asks the controller to put text on the clipboard; its value is
+// a CopyCommand.
+const ActionCopy = "stepwise.copy"
+
+// CopyCommand is what a copy button copies: ID names the button (an
+// answer's, or one of its code blocks'), so that it can show "Copied".
+type CopyCommand struct {
+	ID   string
+	Text string
+}

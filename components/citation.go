@@ -15,15 +15,6 @@ type translator interface {
 	T(key string, args ...any) string
 }
 
-// textBody renders a text item's Markdown with a numbered marker after each
-// cited passage (BACKENDS.md section 1).
-func textBody(it *state.Item, tr translator) []app.UI {
-	if len(it.Citations) == 0 {
-		return Markdown(it.Text)
-	}
-	return MarkdownWithMarks(it.Text, citationMarks(it, tr))
-}
-
 // citationMarks groups an item's citations by where their passage ends;
 // a source cited twice for one passage shows once.
 func citationMarks(it *state.Item, tr translator) []Mark {

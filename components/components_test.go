@@ -220,7 +220,7 @@ func TestOtherKinds(t *testing.T) {
 	assert.Contains(t, all, "first line")
 	assert.NotContains(t, all, "second", "thinking starts collapsed")
 	assert.Contains(t, all, "Contenu non pris en charge : widget")
-	assert.Contains(t, all, `role="alert"`)
+	assert.NotContains(t, all, `role="alert"`, "the status region says the run failed, once; the item is no second live region")
 	assert.Contains(t, all, "Une erreur s&#39;est produite", "an error without text gets a generic one")
 	assert.Contains(t, all, "📥")
 	assert.Contains(t, all, ">10:30<")
@@ -262,13 +262,16 @@ func TestPageShowsEmptyStateAndHooks(t *testing.T) {
 	p := PageProps{Settings: in("en"), Status: state.StatusIdle, Connection: ConnConnecting}
 	html := app.HTMLString(Page(p))
 	for _, want := range []string{
-		`role="log"`, `aria-live="polite"`, `data-testid="conversation"`, `data-agent-status="idle"`,
+		`role="log"`, `aria-live="off"`, `data-testid="conversation"`, `data-agent-status="idle"`,
+		`<main class="column">`, `<h1 class="name">Stepwise</h1>`, `data-testid="announcer"`,
 		`data-testid="composer"`, `data-testid="send"`, `data-testid="connection"`, `data-state="connecting"`,
 		"Start a conversation", `data-scenario="timeline"`, "Connecting…",
 	} {
 		assert.Contains(t, html, want)
 	}
 	assert.NotContains(t, html, `data-testid="stop"`, "no stop while idle")
+	assert.Regexp(t, `<div (?:[a-z-]+="[^"]*" )*role="status"[^>]*>`, html, "the polite status region")
+	assert.Regexp(t, `<div [^>]*data-testid="announcer"[^>]*>`, html)
 	s := storeOf(t, start)
 	p.Items, p.Status = s.Items(), s.Status()
 	html = app.HTMLString(Page(p))

@@ -17,13 +17,19 @@ type ItemView struct {
 	Item     *state.Item
 	Rev      uint64
 	Settings Settings
-	Forms    Forms // of the item, or of its group's steps
+	Forms    Forms  // of the item, or of its group's steps
+	Copied   string // its copy button that just copied, if any
 }
 
 // Render draws the item, with the brand header above the first assistant
 // item of a turn.
 func (v *ItemView) Render() app.UI {
-	body := itemBody(v.Item, v.Settings, v.Forms)
+	var body app.UI
+	if v.Item.Kind == state.KindText {
+		body = textItem(v.Item, v.Settings, v.Copied)
+	} else {
+		body = itemBody(v.Item, v.Settings, v.Forms)
+	}
 	if u := v.Item.Usage; u != nil {
 		body = app.Div().Class("turn-end").Body(body, usageLine(u, v.Settings.Locale))
 	}
@@ -35,7 +41,7 @@ func (v *ItemView) Render() app.UI {
 
 func brandHeader(s Settings) app.UI {
 	return app.Div().Class("brand").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("brand-logo").Width(24).Height(24),
+		decorative(app.Img().Src("/web/logo.svg").Class("brand-logo").Width(24).Height(24)),
 		app.Span().Class("brand-name").Text(s.agentName()),
 	)
 }
@@ -49,11 +55,7 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 			app.Div().Class("bubble").Text(it.Text),
 		)
 	case state.KindText:
-		cls := "item text"
-		if it.Final {
-			cls += " final"
-		}
-		return app.Div().Class(cls).DataSet("kind", "text").Body(textBody(it, s)...)
+		return textItem(it, s, "")
 	case state.KindThinking:
 		if it.Redacted {
 			return redactedThinkingView(s)
@@ -77,7 +79,8 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		case text == "":
 			text = s.T("error.generic")
 		}
-		return app.Div().Class("item error").DataSet("kind", "error").Attr("role", "alert").Body(
+		// No role="alert": the status region says the run failed, once.
+		return app.Div().Class("item error").DataSet("kind", "error").Body(
 			app.Span().Class("error-icon").Aria("hidden", true).Text("⚠"),
 			app.Span().Text(text),
 		)

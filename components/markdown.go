@@ -3,6 +3,7 @@ package components
 import (
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -10,13 +11,17 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdownParser parses CommonMark with GitHub's tables, strikethrough,
 // task lists and autolinks. Its AST is turned into go-app elements: backend
 // text never becomes HTML markup, so raw HTML in it shows as text.
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+// Math spans ($…$, $$…$$, \(…\), \[…\]) are nodes of their own (math.go).
+var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
 
 // Markdown renders src as elements.
 func Markdown(src string) []app.UI {
@@ -37,9 +42,22 @@ type Mark struct {
 // link or code, right after the link or code, which never holds a mark.
 // Marks at the same place keep their order.
 func MarkdownWithMarks(src string, marks []Mark) []app.UI {
+	return renderMarkdown(src, marks, nil)
+}
+
+// mdCopy gives an answer's code blocks their copy buttons.
+type mdCopy struct {
+	item   int    // the answer's item key
+	copied string // the copy button that just copied
+	tr     translator
+}
+
+// renderMarkdown is MarkdownWithMarks with copy buttons on code blocks
+// when cp is not nil.
+func renderMarkdown(src string, marks []Mark, cp *mdCopy) []app.UI {
 	b := []byte(src)
 	doc := markdownParser.Parse(text.NewReader(b))
-	r := &mdRenderer{src: b}
+	r := &mdRenderer{src: b, copy: cp}
 	r.anchor(doc, marks)
 	out := r.children(doc)
 	for _, m := range r.unplaced {
@@ -56,6 +74,10 @@ type mdRenderer struct {
 	// source.
 	marks    map[ast.Node][]placedMark
 	unplaced []Mark // marks with no text at all to follow
+
+	lastHeading int // the level of the last heading element drawn, 0 before any
+	copy        *mdCopy
+	codeBlocks  int // code blocks drawn so far: the next one's number
 }
 
 type placedMark struct {
@@ -68,7 +90,7 @@ type placedMark struct {
 func closed(n ast.Node) bool {
 	switch n.(type) {
 	case *ast.CodeSpan, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock,
-		*ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML:
+		*ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML, *mathNode:
 		return true
 	}
 	return false
@@ -235,13 +257,27 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		}
 		return app.P().Body(kids()...)
 	case *ast.Heading:
-		switch t.Level {
-		case 1:
-			return app.H2().Class("md-h1").Body(kids()...)
+		// The page's own h1 is the agent's name: an answer's headings start
+		// at h2 and never skip a level on the way down (a "###" right after
+		// a "#" is an h3), whatever the model wrote; their look follows the
+		// source's level.
+		level := min(t.Level+1, r.lastHeading+1, 6)
+		if r.lastHeading == 0 {
+			level = 2
+		}
+		r.lastHeading = level
+		class := "md-h" + strconv.Itoa(min(t.Level, 3))
+		switch level {
 		case 2:
-			return app.H3().Class("md-h2").Body(kids()...)
+			return app.H2().Class(class).Body(kids()...)
+		case 3:
+			return app.H3().Class(class).Body(kids()...)
+		case 4:
+			return app.H4().Class(class).Body(kids()...)
+		case 5:
+			return app.H5().Class(class).Body(kids()...)
 		default:
-			return app.H4().Class("md-h3").Body(kids()...)
+			return app.H6().Class(class).Body(kids()...)
 		}
 	case *ast.ThematicBreak:
 		return app.Hr()
@@ -268,13 +304,28 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
 			b.Write(hb.ClosureLine.Value(src))
 		}
-		code := app.Code().Text(strings.TrimSuffix(b.String(), "\n"))
+		source := strings.TrimSuffix(b.String(), "\n")
+		lang := ""
 		if f, ok := n.(*ast.FencedCodeBlock); ok {
-			if l := string(f.Language(src)); l != "" {
-				code = code.Class("language-" + sanitizeClass(l))
-			}
+			lang = string(f.Language(src))
 		}
-		return app.Pre().Class("md-code").Body(code)
+		code := app.Code().Body(highlight(lang, source)...)
+		if lang != "" {
+			code = code.Class("language-" + sanitizeClass(lang))
+		}
+		pre := app.Pre().Class("md-code").Body(code)
+		if _, isHTML := n.(*ast.HTMLBlock); isHTML || r.copy == nil {
+			return pre
+		}
+		id := codeCopyID(r.copy.item, r.codeBlocks)
+		r.codeBlocks++
+		return app.Div().Class("md-codeblock").Body(
+			app.Div().Class("md-code-head").Body(
+				app.Span().Class("md-code-lang").Text(lang),
+				copyButton(id, source, "copy.code", r.copy.copied, r.copy.tr),
+			),
+			pre,
+		)
 	case *ast.CodeSpan:
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -308,6 +359,8 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 			alt = []app.UI{app.Text(string(t.Destination))}
 		}
 		return mdLink(string(t.Destination), string(t.Title), alt)
+	case *mathNode:
+		return mathUI(t)
 	case *east.TaskCheckBox:
 		return app.Input().Type("checkbox").Checked(t.IsChecked).Disabled(true).Class("md-task")
 	case *east.Table:

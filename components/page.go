@@ -33,6 +33,12 @@ type PageProps struct {
 	SourcesOpen     bool
 	SourcesWidth    int
 	SourcesRev      uint64 // the store's SourcesRev: a group may grow in place
+
+	// Announcement is what the polite status region says (the controller's
+	// announcer: a run started, a form waits, a run ended, a copy).
+	Announcement string
+	// Copied is the copy button that just copied (its CopyCommand.ID).
+	Copied string
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -42,10 +48,11 @@ func Page(p PageProps) app.UI {
 	return app.Div().Class("shell").Body(
 		header(p),
 		app.Div().Class("main").Body(
-			app.Div().Class("column").Body(
+			app.Main().Class("column").Body(
 				alerts(p),
+				announcer(p.Announcement),
 				app.Section().ID("conversation").Class("conversation").
-					Attr("role", "log").Aria("live", "polite").Aria("label", s.T("composer.label")).
+					Attr("role", "log").Aria("live", "off").Aria("label", s.T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
 					Body(conversation(p)...),
 				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft},
@@ -83,9 +90,9 @@ func header(p PageProps) app.UI {
 	s := p.Settings
 	conn := string(p.Connection)
 	return app.Header().Class("topbar").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("topbar-logo").Width(28).Height(28),
+		decorative(app.Img().Src("/web/logo.svg").Class("topbar-logo").Width(28).Height(28)),
 		app.Div().Class("topbar-name").Body(
-			app.Span().Class("name").Text(s.agentName()),
+			app.H1().Class("name").Text(s.agentName()),
 			app.Span().Class("tagline").Text(s.T("app.tagline")),
 		),
 		app.Span().Class("connection conn-"+conn).DataSet("testid", "connection").DataSet("state", conn).Body(
@@ -122,7 +129,7 @@ func conversation(p PageProps) []app.UI {
 				forms[k] = v
 			}
 		}
-		chunks = append(chunks, &ChunkView{Items: part, Rev: rev, Len: len(part), Settings: p.Settings, Forms: forms})
+		chunks = append(chunks, &ChunkView{Items: part, Rev: rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: copiedIn(p.Copied, part)})
 	}
 	return append(chunks, app.Div().Class("scroll-anchor").Aria("hidden", true))
 }
@@ -137,20 +144,21 @@ type ChunkView struct {
 	Len      int
 	Settings Settings
 	Forms    Forms
+	Copied   string // the copy button of one of its items that just copied
 }
 
 func (c *ChunkView) Render() app.UI {
 	views := make([]app.UI, len(c.Items))
 	for i, it := range c.Items {
-		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it)}
+		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: copiedIn(c.Copied, c.Items[i:i+1])}
 	}
 	return app.Div().Class("chunk").Body(views...)
 }
 
 func emptyState(s Settings) app.UI {
 	return app.Div().Class("empty").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("empty-logo").Width(56).Height(56),
-		app.H1().Text(s.T("empty.title")),
+		decorative(app.Img().Src("/web/logo.svg").Class("empty-logo").Width(56).Height(56)),
+		app.H2().Text(s.T("empty.title")),
 		app.P().Text(s.T("empty.hint")),
 		app.Ul().Class("suggestions").Body(scenarioButtons()...),
 	)

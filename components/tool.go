@@ -105,8 +105,8 @@ func sourceList(sources []state.Source) app.UI {
 		}
 		var icon app.UI = app.Span().Class("favicon favicon-none").Aria("hidden", true)
 		if state.IsWebURL(s.Favicon) {
-			icon = app.Img().Class("favicon").Src(s.Favicon).Alt("").Width(16).Height(16).
-				Attr("loading", "lazy").Attr("referrerpolicy", "no-referrer")
+			icon = decorative(app.Img().Class("favicon").Src(s.Favicon).Width(16).Height(16).
+				Attr("loading", "lazy").Attr("referrerpolicy", "no-referrer"))
 		}
 		var link app.UI = app.Span().Class("source-title").Text(title)
 		if state.IsWebURL(s.URL) {

@@ -99,6 +99,19 @@ var en = catalog{
 		"send.busy":                    "The agent is still answering: wait for it, or stop it first.",
 		"send.offline":                 "Could not send: not connected, and too many messages are waiting.",
 
+		// Copy buttons and the status region (issue 11).
+		"copy.short":        "Copy",
+		"copy.done":         "Copied",
+		"copy.answer":       "Copy answer",
+		"copy.code":         "Copy code",
+		"copy.refused":      "Could not copy: the browser refused access to the clipboard. Select the text and press Ctrl+C.",
+		"announce.running":  "The assistant is working.",
+		"announce.question": "The assistant asks you a question.",
+		"announce.approval": "The assistant waits for your approval.",
+		"announce.done":     "The assistant has answered.",
+		"announce.stopped":  "The assistant stopped.",
+		"announce.failed":   "The run failed.",
+
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",
 		"citation.untitled":                    "Cited source",

@@ -99,6 +99,19 @@ var fr = catalog{
 		"send.busy":                    "L'agent répond encore : attendez-le, ou arrêtez-le d'abord.",
 		"send.offline":                 "Envoi impossible : pas de connexion, et trop de messages sont en attente.",
 
+		// Copy buttons and the status region (issue 11).
+		"copy.short":        "Copier",
+		"copy.done":         "Copié",
+		"copy.answer":       "Copier la réponse",
+		"copy.code":         "Copier le code",
+		"copy.refused":      "Copie impossible : le navigateur a refusé l'accès au presse-papiers. Sélectionnez le texte et appuyez sur Ctrl+C.",
+		"announce.running":  "L'assistant travaille.",
+		"announce.question": "L'assistant vous pose une question.",
+		"announce.approval": "L'assistant attend votre accord.",
+		"announce.done":     "L'assistant a répondu.",
+		"announce.stopped":  "L'assistant s'est arrêté.",
+		"announce.failed":   "L'exécution a échoué.",
+
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",
 		"citation.untitled":                    "Source citée",

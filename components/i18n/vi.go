@@ -99,6 +99,19 @@ var vi = catalog{
 		"send.busy":                    "Trợ lý vẫn đang trả lời: hãy chờ, hoặc dừng nó trước.",
 		"send.offline":                 "Không gửi được: chưa có kết nối và đã có quá nhiều tin nhắn đang chờ.",
 
+		// Copy buttons and the status region (issue 11).
+		"copy.short":        "Sao chép",
+		"copy.done":         "Đã sao chép",
+		"copy.answer":       "Sao chép câu trả lời",
+		"copy.code":         "Sao chép mã",
+		"copy.refused":      "Không sao chép được: trình duyệt từ chối truy cập bộ nhớ tạm. Hãy chọn văn bản rồi nhấn Ctrl+C.",
+		"announce.running":  "Trợ lý đang làm việc.",
+		"announce.question": "Trợ lý đang hỏi bạn một câu.",
+		"announce.approval": "Trợ lý đang chờ bạn cho phép.",
+		"announce.done":     "Trợ lý đã trả lời xong.",
+		"announce.stopped":  "Trợ lý đã dừng.",
+		"announce.failed":   "Lượt chạy bị lỗi.",
+
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Nguồn %d",
 		"citation.untitled":                    "Nguồn được trích dẫn",

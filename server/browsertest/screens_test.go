@@ -85,6 +85,7 @@ func TestScreens(t *testing.T) {
 		{"agui-interrupts", "/?replay=/fixtures/agui-interrupts.jsonl&rate=max&lang=en", 1000, nil},
 		{"agui-interrupts-phone", "/?replay=/fixtures/agui-interrupts.jsonl&rate=max&lang=fr", 360, nil},
 		{"empty", "/?lang=en", 1000, nil},
+		{"code-math", "/?replay=/fixtures/code-math.jsonl&rate=max&lang=en", 1000, nil},
 	}
 	for _, theme := range []string{"light", "dark"} {
 		for _, s := range shots {
