@@ -39,6 +39,7 @@ type Controller struct {
 	updateAvailable bool
 	sourcesOpen     bool
 	sourcesWidth    int
+	conv            conversationsModel // the sidebar (conversations_ctl.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -93,6 +94,9 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
 	ctx.Handle(components.ActionDecide, c.onDecide)
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
+	if c.cfg.Replay == "" {
+		c.mountConversations(ctx)
+	}
 
 	if c.cfg.Replay != "" {
 		c.sess.Echo = true
@@ -119,6 +123,7 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 // onHistory replaces the conversation with a loaded history.
 func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 	c.afterApply(c.sess.Store.LoadHistory(h))
+	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
 }
 
@@ -227,6 +232,7 @@ func (c *Controller) onSend(ctx app.Context, a app.Action) {
 		c.refused(cmd, err)
 	default:
 		c.notice = ""
+		c.noteMessage(ctx, text)
 		c.scrollToEnd(ctx)
 	}
 }
@@ -342,5 +348,6 @@ func (c *Controller) Render() app.UI {
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,
 		SourcesRev:      store.SourcesRev(),
+		Conversations:   c.conversationsProps(),
 	})
 }

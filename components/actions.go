@@ -24,3 +24,17 @@ type DecideCommand struct {
 	Key       string
 	Decisions []wire.Decision
 }
+
+// The conversations list's actions (sidebar.go).
+const (
+	ActionNewConversation     = "stepwise.conversation.new"    // no value
+	ActionRenameConversation  = "stepwise.conversation.rename" // RenameCommand
+	ActionDeleteConversation  = "stepwise.conversation.delete" // string: the session id, confirmed
+	ActionToggleConversations = "stepwise.conversations"       // bool: open the drawer or not; none: toggle
+)
+
+// RenameCommand gives a conversation a title.
+type RenameCommand struct {
+	ID    string
+	Title string
+}

@@ -33,6 +33,8 @@ type PageProps struct {
 	SourcesOpen     bool
 	SourcesWidth    int
 	SourcesRev      uint64 // the store's SourcesRev: a group may grow in place
+
+	Conversations ConversationList // the sidebar
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -42,6 +44,7 @@ func Page(p PageProps) app.UI {
 	return app.Div().Class("shell").Body(
 		header(p),
 		app.Div().Class("main").Body(
+			&Sidebar{Settings: s, List: p.Conversations},
 			app.Div().Class("column").Body(
 				alerts(p),
 				app.Section().ID("conversation").Class("conversation").
@@ -83,6 +86,12 @@ func header(p PageProps) app.UI {
 	s := p.Settings
 	conn := string(p.Connection)
 	return app.Header().Class("topbar").Body(
+		app.If(!p.Conversations.Hidden, func() app.UI {
+			return app.Button().Type("button").ID(sidebarToggle).Class("icon-button conversations-toggle").
+				DataSet("testid", "conversations-toggle").Aria("label", s.T("conversations.toggle")).
+				Aria("expanded", p.Conversations.Open).Aria("controls", sidebarID).
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
+		}),
 		app.Img().Src("/web/logo.svg").Alt("").Class("topbar-logo").Width(28).Height(28),
 		app.Div().Class("topbar-name").Body(
 			app.Span().Class("name").Text(s.agentName()),
