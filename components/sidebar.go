@@ -72,10 +72,28 @@ func (c *Sidebar) OnUpdate(ctx app.Context) {
 	})
 }
 
-func focusID(id string) {
+// focusID focuses element id once it is drawn: go-app draws a component's
+// update on the next animation frame, after the handler's Defer.
+func focusID(id string) { focusWhenDrawn(id, false, 10) }
+
+func focusWhenDrawn(id string, selectText bool, tries int) {
 	if el := app.Window().GetElementByID(id); el.Truthy() {
 		el.Call("focus")
+		if selectText {
+			el.Call("select")
+		}
+		return
 	}
+	if tries == 0 {
+		return
+	}
+	var next app.Func
+	next = app.FuncOf(func(this app.Value, args []app.Value) any {
+		next.Release()
+		focusWhenDrawn(id, selectText, tries-1)
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", next)
 }
 
 // onKeyDown: Escape leaves a rename or a confirmation first, then closes
@@ -168,11 +186,11 @@ func (c *Sidebar) entry(e ConversationEntry) app.UI {
 						ctx.NewActionWithValue(ActionDeleteConversation, e.ID)
 						ctx.Defer(func(app.Context) { focusID(newConvID) })
 					}, app.EventScope("yes"+e.ID)).Text(s.T("conversations.delete")),
-				app.Button().Type("button").ID(confirmNoID).DataSet("testid", "cancel-delete").
+				&focusOnMount{ID: confirmNoID, Elem: app.Button().Type("button").ID(confirmNoID).DataSet("testid", "cancel-delete").
 					OnClick(func(ctx app.Context, ev app.Event) {
 						c.confirming = ""
 						ctx.Defer(func(app.Context) { focusID("delete-" + e.ID) })
-					}, app.EventScope("no"+e.ID)).Text(s.T("conversations.cancel")),
+					}, app.EventScope("no"+e.ID)).Text(s.T("conversations.cancel"))},
 			),
 		)
 	default:
@@ -191,18 +209,11 @@ func (c *Sidebar) entry(e ConversationEntry) app.UI {
 				Aria("label", s.T("conversations.rename_named", title)).Title(s.T("conversations.rename")).
 				OnClick(func(ctx app.Context, ev app.Event) {
 					c.editing, c.confirming = e.ID, ""
-					ctx.Defer(func(app.Context) {
-						if el := app.Window().GetElementByID(renameInputID); el.Truthy() {
-							el.Call("focus")
-							el.Call("select")
-						}
-					})
 				}, app.EventScope("rename"+e.ID)).Body(icon("pencil")),
 			app.Button().Type("button").ID("delete-"+e.ID).Class("icon-button").DataSet("testid", "delete-conversation").
 				Aria("label", s.T("conversations.delete_named", title)).Title(s.T("conversations.delete")).
 				OnClick(func(ctx app.Context, ev app.Event) {
 					c.confirming, c.editing = e.ID, ""
-					ctx.Defer(func(app.Context) { focusID(confirmNoID) })
 				}, app.EventScope("delete"+e.ID)).Body(icon("trash")),
 		)
 	}
@@ -222,7 +233,7 @@ func (c *Sidebar) renameForm(e ConversationEntry, title string) app.UI {
 		ctx.Defer(func(app.Context) { focusID("rename-" + e.ID) })
 	}, app.EventScope("form"+e.ID)).Body(
 		app.Label().For(renameInputID).Class("sr-only").Text(s.T("conversations.rename_named", title)),
-		app.Input().Type("text").ID(renameInputID).DataSet("testid", "rename-input").Value(value).MaxLength(200),
+		&focusOnMount{ID: renameInputID, Select: true, Elem: app.Input().Type("text").ID(renameInputID).DataSet("testid", "rename-input").Value(value).MaxLength(200)},
 		app.Div().Class("confirm-buttons").Body(
 			app.Button().Type("submit").Class("primary").DataSet("testid", "rename-save").Text(s.T("conversations.save")),
 			app.Button().Type("button").OnClick(func(ctx app.Context, ev app.Event) {
@@ -232,3 +243,19 @@ func (c *Sidebar) renameForm(e ConversationEntry, title string) app.UI {
 		),
 	)
 }
+
+// focusOnMount draws Elem and focuses it as it appears (a rename field, a
+// confirmation's safe choice).
+type focusOnMount struct {
+	app.Compo
+	ID     string
+	Select bool
+	Elem   app.UI
+}
+
+func (f *focusOnMount) OnMount(ctx app.Context) {
+	id, sel := f.ID, f.Select
+	ctx.Defer(func(app.Context) { focusWhenDrawn(id, sel, 10) })
+}
+
+func (f *focusOnMount) Render() app.UI { return f.Elem }

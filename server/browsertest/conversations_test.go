@@ -92,7 +92,7 @@ func TestConversationsListStartLeaveReopenRenameDelete(t *testing.T) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('` + rename + `').click()`))
 	p.waitJS(`document.activeElement && document.activeElement.dataset.testid === "rename-input"`, 5*time.Second)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement.value = ""`))
-	p.do(chromedp.SendKeys(chromedp.CSS(`[data-testid="rename-input"]`), "Hue trip\r"))
+	p.do(chromedp.KeyEvent("Hue trip\r")) // typed into the focused field
 	p.waitJS(link+` && `+link+`.textContent === "Hue trip"`, 5*time.Second)
 	p.reload()
 	p.waitJS(link+` && `+link+`.textContent === "Hue trip"`, 10*time.Second)
@@ -102,10 +102,11 @@ func TestConversationsListStartLeaveReopenRenameDelete(t *testing.T) {
 	del := `[data-testid="conversations"] li:has([data-session="` + first + `"]) [data-testid="delete-conversation"]`
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('` + del + `').click()`))
 	p.waitJS(`document.querySelector('[data-testid="cancel-delete"]') === document.activeElement`, 5*time.Second)
-	p.do(chromedp.Click(chromedp.CSS(`[data-testid="cancel-delete"]`)))
+	p.do(chromedp.KeyEvent("\r")) // Enter on the focused Cancel
 	p.waitJS(link+` !== null`, 5*time.Second)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('` + del + `').click()`))
-	p.do(chromedp.Click(chromedp.CSS(`[data-testid="confirm-delete"]`)))
+	p.waitJS(`document.querySelector('[data-testid="confirm-delete"]')`, 5*time.Second)
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="confirm-delete"]').click()`))
 	// It was the open one: a new conversation opens, without it.
 	p.waitJS(`new URLSearchParams(location.search).get("session") !== "`+first+`" && document.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
 	p.waitConnected()
