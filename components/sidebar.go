@@ -168,7 +168,7 @@ func (c *Sidebar) title(e ConversationEntry) string {
 func (c *Sidebar) entry(e ConversationEntry) app.UI {
 	s := c.Settings
 	title := c.title(e)
-	cls := "conversation"
+	cls := "conv-item"
 	if e.Current {
 		cls += " current"
 	}

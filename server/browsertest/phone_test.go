@@ -56,7 +56,8 @@ func TestPhoneLayoutAndDrawer(t *testing.T) {
 				p.waitConnected()
 				p.send("Compare two phones " + name)
 				p.waitJS(`document.querySelector('[data-testid="conversation-link"][aria-current="page"]')`, 10*time.Second)
-				p.waitJS(agentStatus+` !== "running"`, 30*time.Second)
+				// The default scenario's run is over: its group is done.
+				p.waitJS(`document.querySelector('[data-kind="group"][data-state="done"]') && `+agentStatus+` !== "running"`, 30*time.Second)
 				if probs := eval[[]string](p, layoutProblems); len(probs) > 0 {
 					t.Fatalf("layout: %v", probs)
 				}
