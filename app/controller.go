@@ -41,9 +41,10 @@ type Controller struct {
 	sourcesOpen     bool
 	sourcesWidth    int
 
-	agent    agentRuntime // the AG-UI and AI SDK modes (agent_controller.go)
-	announce announcer    // the polite status region's words
-	copied   string       // the copy button showing "Copied" (copy.go)
+	agent    agentRuntime       // the AG-UI and AI SDK modes (agent_controller.go)
+	announce announcer          // the polite status region's words
+	copied   string             // the copy button showing "Copied" (copy.go)
+	conv     conversationsModel // the sidebar (conversations_ctl.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -100,6 +101,9 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
 	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
 	ctx.Handle(components.ActionCopy, c.onCopy)
+	if c.cfg.Replay == "" {
+		c.mountConversations(ctx)
+	}
 
 	if c.cfg.Replay != "" {
 		c.sess.Echo = true
@@ -130,6 +134,7 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 // onHistory replaces the conversation with a loaded history.
 func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 	c.afterApply(c.sess.Store.LoadHistory(h))
+	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
 }
 
@@ -251,6 +256,7 @@ func (c *Controller) onSend(ctx app.Context, a app.Action) {
 		c.refused(cmd, err)
 	default:
 		c.notice = ""
+		c.noteMessage(ctx, text)
 		c.scrollToEnd(ctx)
 	}
 }
@@ -380,5 +386,6 @@ func (c *Controller) Render() app.UI {
 		SourcesRev:      store.SourcesRev(),
 		Announcement:    c.announce.text,
 		Copied:          c.copied,
+		Conversations:   c.conversationsProps(),
 	})
 }

@@ -13,3 +13,6 @@ func markReady()                                 {}
 func exposeView(c *Controller)                   {}
 func newSessionID() string                       { return "" }
 func keepSessionInURL(string)                    {}
+
+func defaultConversations() ConversationStore { return &MemoryConversations{} }
+func navigate(string)                         {}

@@ -46,3 +46,17 @@ type CopyCommand struct {
 	ID   string
 	Text string
 }
+
+// The conversations list's actions (sidebar.go).
+const (
+	ActionNewConversation     = "stepwise.conversation.new"    // no value
+	ActionRenameConversation  = "stepwise.conversation.rename" // RenameCommand
+	ActionDeleteConversation  = "stepwise.conversation.delete" // string: the session id, confirmed
+	ActionToggleConversations = "stepwise.conversations"       // bool: open the drawer or not; none: toggle
+)
+
+// RenameCommand gives a conversation a title.
+type RenameCommand struct {
+	ID    string
+	Title string
+}

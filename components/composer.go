@@ -70,9 +70,11 @@ func (c *Composer) Render() app.UI {
 			return app.Button().Type("button").Class("stop").DataSet("testid", "stop").
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionStop) }).Body(
 				app.Span().Class("stop-icon").Aria("hidden", true),
-				app.Span().Text(s.T("composer.stop")),
+				app.Span().Class("btn-label").Text(s.T("composer.stop")),
 			)
 		}),
-		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Text(s.T("composer.send")),
+		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Body(
+			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
+		),
 	)
 }

@@ -39,6 +39,8 @@ type PageProps struct {
 	Announcement string
 	// Copied is the copy button that just copied (its CopyCommand.ID).
 	Copied string
+
+	Conversations ConversationList // the sidebar
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -48,6 +50,7 @@ func Page(p PageProps) app.UI {
 	return app.Div().Class("shell").Body(
 		header(p),
 		app.Div().Class("main").Body(
+			&Sidebar{Settings: s, List: p.Conversations},
 			app.Main().Class("column").Body(
 				alerts(p),
 				announcer(p.Announcement),
@@ -90,6 +93,12 @@ func header(p PageProps) app.UI {
 	s := p.Settings
 	conn := string(p.Connection)
 	return app.Header().Class("topbar").Body(
+		app.If(!p.Conversations.Hidden, func() app.UI {
+			return app.Button().Type("button").ID(sidebarToggle).Class("icon-button conversations-toggle").
+				DataSet("testid", "conversations-toggle").Aria("label", s.T("conversations.toggle")).
+				Aria("expanded", p.Conversations.Open).Aria("controls", sidebarID).
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
+		}),
 		decorative(app.Img().Src("/web/logo.svg").Class("topbar-logo").Width(28).Height(28)),
 		app.Div().Class("topbar-name").Body(
 			app.H1().Class("name").Text(s.agentName()),
