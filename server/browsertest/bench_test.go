@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 
@@ -19,9 +18,7 @@ import (
 // and checks nothing (targets are read by a person, never asserted), so it
 // runs only when STEPWISE_BENCH=1.
 func TestBench(t *testing.T) {
-	if os.Getenv("STEPWISE_BENCH") != "1" {
-		t.Skip("set STEPWISE_BENCH=1 (make bench)")
-	}
+	skipUnlessBench(t)
 	gen := filepath.Join("..", "..", "..", "shared", "bench", "gen-events.py")
 	for _, n := range []int{1000, 5000, 20000, 34000} {
 		out := filepath.Join("testdata", fmt.Sprintf("bench-%d.jsonl", n))
@@ -65,26 +62,23 @@ func TestBench(t *testing.T) {
 			lat(res.P50), lat(res.P95), res.DOM, js/1e6, mem.HeapInUse/1e6, mem.Sys/1e6)
 	}
 
-	// Start-up: first load to a usable composer, then a repeat visit that
-	// the service worker serves.
-	p := newPage(t)
-	p.open("/?session=bench-startup&lang=en")
-	first := eval[float64](p, `Number(document.documentElement.dataset.readyAt)`)
-	p.waitJS(`navigator.serviceWorker && navigator.serviceWorker.controller`, 20*time.Second)
-	// A returning user comes back later: by then Chromium has finished
-	// compiling the module in the background and cached the code.
-	time.Sleep(2 * time.Second)
-	var repeats []float64
-	for i := 0; i < 3; i++ {
-		p.open("/?session=bench-startup&lang=en")
-		repeats = append(repeats, eval[float64](p, `Number(document.documentElement.dataset.readyAt)`))
-	}
-	sort.Float64s(repeats)
-	fmt.Printf("start-up: first load %.0f ms, repeat visit (service worker, median of 3) %.0f ms to a usable composer\n", first, repeats[1])
+	benchStartup(t)
 
 	for _, f := range []string{"app.wasm", "app.wasm.gz", "app.wasm.br"} {
 		if st, err := os.Stat(filepath.Join("..", "..", "web", f)); err == nil {
 			fmt.Printf("size: %-12s %9d bytes (%.2f MB)\n", f, st.Size(), float64(st.Size())/1e6)
 		}
+	}
+}
+
+// TestBenchStartup is the start-up part of TestBench alone.
+func TestBenchStartup(t *testing.T) {
+	skipUnlessBench(t)
+	benchStartup(t)
+}
+
+func skipUnlessBench(t *testing.T) {
+	if os.Getenv("STEPWISE_BENCH") != "1" {
+		t.Skip("set STEPWISE_BENCH=1 (make bench)")
 	}
 }

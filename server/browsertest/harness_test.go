@@ -97,6 +97,9 @@ type page struct {
 	mu      sync.Mutex
 	logs    []string
 	dialogs []string // JavaScript dialogs the page opened (there must be none)
+
+	closeOnce sync.Once
+	closeTab  func()
 }
 
 // newPage opens a tab; it closes when the test ends, printing the console
@@ -145,10 +148,18 @@ func newPage(t *testing.T) *page {
 			}
 			p.mu.Unlock()
 		}
+		p.close()
+	})
+	p.closeTab = func() {
 		cancelTimeout()
 		cancel()
-	})
+	}
 	return p
+}
+
+// close closes the tab (and its browser) before the test ends.
+func (p *page) close() {
+	p.closeOnce.Do(p.closeTab)
 }
 
 func (p *page) log(s string) {

@@ -48,8 +48,9 @@ func TestOfflineShell(t *testing.T) {
 	p := newPage(t)
 	p.openAt(srv.URL, "/?session=offline&lang=en")
 	p.waitJS(`navigator.serviceWorker && navigator.serviceWorker.controller`, 20*time.Second)
-	// The service worker caches the shell as it installs; give it a moment.
-	p.waitJS(`caches.keys().then(ks => ks.length > 0)`, 10*time.Second)
+	// The worker takes control once it has cached the app (install waits
+	// for it): the shell and the wasm are there.
+	p.waitJS(`Promise.all([caches.match("/"), caches.match("/web/app.wasm")]).then(rs => rs.every(Boolean))`, 10*time.Second)
 	srv.Close()
 	p.reload()
 	p.waitJS(`document.querySelector('[data-testid="offline"]')`, 20*time.Second)

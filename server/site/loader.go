@@ -1,36 +1,94 @@
 package site
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 )
 
-// goappLoad is how go-app's app.js fetches the wasm: through a stream it
-// builds for its progress label. A Response made from a stream has no URL,
-// so Chromium cannot keep the compiled module in its code cache and
-// compiles 10 MB of wasm on every visit.
-const goappLoad = `fetchWithProgress("/web/app.wasm", showProgress)`
+// wasmPreload starts downloading app.wasm as soon as the page's head is
+// read, while the styles and scripts arrive, instead of after app.js runs
+// (after the document is parsed and both deferred scripts are in). It
+// matches app.js's fetch (same URL, CORS mode, same-origin credentials),
+// which takes over the response under way.
+const wasmPreload = `<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`
 
-// directLoad fetches the wasm as is: a repeat visit (the service worker
-// serves it) reuses the compiled code. The app shows no progress label.
-const directLoad = `fetch("/web/app.wasm")`
+// appJSPatches turn go-app's app.js into Stepwise's loader. Each must apply
+// exactly once: when go-app changes its script, New fails and says so.
+var appJSPatches = []struct{ why, old, new string }{
+	{
+		// go-app fetches the wasm through a stream it builds for its
+		// progress label. A Response made from a stream has no URL, so
+		// Chromium cannot keep the compiled module in its code cache and
+		// compiles 10 MB of wasm on every visit. Fetched as is, it compiles
+		// while it downloads (instantiateStreaming) and a repeat visit reuses
+		// the compiled code. The app shows no progress label.
+		why: "fetch app.wasm directly",
+		old: `fetchWithProgress("/web/app.wasm", showProgress)`,
+		new: `fetch("/web/app.wasm")`,
+	},
+	{
+		// The service worker's install downloads every resource of the app,
+		// app.wasm included: registered first, on a first visit it fetches
+		// a second copy of the wasm alongside the page's, and the two share
+		// the link. Registered once the app runs, it finds the wasm in the
+		// HTTP cache (one revalidation).
+		why: "register the service worker once the app runs",
+		old: "goappInitServiceWorker();\ngoappWatchForUpdate();",
+		new: "goappWatchForUpdate();",
+	},
+	{
+		why: "register the service worker once the app runs",
+		old: "    go.run(wasm.instance);\n    loader.remove();\n",
+		new: "    go.run(wasm.instance);\n    loader.remove();\n    goappInitServiceWorker();\n",
+	},
+}
 
-// appJS serves go-app's app.js with directLoad in place of goappLoad; when
-// go-app changes its script, it serves it unchanged.
-func appJS(goapp http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		r2 := r.Clone(r.Context())
-		r2.Header.Del("If-None-Match")
-		goapp.ServeHTTP(rec, r2)
-		body := bytes.Replace(rec.Body.Bytes(), []byte(goappLoad), []byte(directLoad), 1)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
+// loaderScript is app.js, made once from go-app's handler.
+type loaderScript struct {
+	body        []byte
+	contentType string
+	etag        string
+}
+
+// newLoaderScript takes go-app's app.js from its handler and applies
+// appJSPatches.
+func newLoaderScript(goapp http.Handler) (*loaderScript, error) {
+	rec := httptest.NewRecorder()
+	goapp.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	if rec.Code != http.StatusOK {
+		return nil, fmt.Errorf("go-app's app.js: status %d", rec.Code)
+	}
+	js := rec.Body.String()
+	for _, p := range appJSPatches {
+		if n := strings.Count(js, p.old); n != 1 {
+			return nil, fmt.Errorf("go-app's app.js changed (%s: %d matches of %q): update server/site/loader.go", p.why, n, p.old)
 		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(rec.Code)
-		w.Write(body)
-	})
+		js = strings.Replace(js, p.old, p.new, 1)
+	}
+	sum := sha256.Sum256([]byte(js))
+	return &loaderScript{
+		body:        []byte(js),
+		contentType: rec.Header().Get("Content-Type"),
+		etag:        `"` + hex.EncodeToString(sum[:8]) + `"`,
+	}, nil
+}
+
+func (s *loaderScript) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", s.contentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", s.etag)
+	if r.Header.Get("If-None-Match") == s.etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(len(s.body)))
+	if r.Method != http.MethodHead {
+		w.Write(s.body)
+	}
 }

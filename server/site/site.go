@@ -66,13 +66,18 @@ func New(cfg Config) (http.Handler, error) {
 			SVG:      "/web/logo.svg",
 		},
 		Styles:                []string{"/web/stepwise.css"},
+		RawHeaders:            []string{wasmPreload},
 		Version:               wasm.hash,
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)}))},
 	}
+	loader, err := newLoaderScript(h)
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/app.js", appJS(h))
+	mux.Handle("/app.js", loader)
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
@@ -90,7 +95,7 @@ func New(cfg Config) (http.Handler, error) {
 		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
 	mux.Handle("/", h)
-	return securityHeaders(cfg, mux), nil
+	return securityHeaders(cfg, compressText(mux)), nil
 }
 
 // securityHeaders sets a strict policy: go-app's page loads its scripts

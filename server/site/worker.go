@@ -1,26 +1,31 @@
 package site
 
 import (
-	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// goappFetch is the fetch function of go-app's service worker: it answers
-// from the cache only for the exact URL, query included.
-const goappFetch = `async function fetchWithCache(request) {
+// workerPatches turn go-app's service worker into Stepwise's. Each must
+// apply exactly once: when go-app changes its worker, New fails and says
+// so.
+var workerPatches = []struct{ why, old, new string }{
+	{
+		// go-app's worker answers from the cache only for the exact URL,
+		// query included. Every page navigation gets the cached app shell
+		// instead (pages differ only by their query: ?session=, ?lang=), so
+		// a session link opens offline and fast; the API always goes to the
+		// network.
+		why: "serve the app shell to every navigation",
+		old: `async function fetchWithCache(request) {
   const cachedResponse = await caches.match(request);
   if (cachedResponse) {
     return cachedResponse;
   }
   return await fetch(request);
-}`
-
-// shellFetch serves every page navigation the cached app shell (pages differ
-// only by their query: ?session=, ?lang=), so a session link opens offline
-// and fast; the API always goes to the network.
-const shellFetch = `async function fetchWithCache(request) {
+}`,
+		new: `async function fetchWithCache(request) {
   const url = new URL(request.url);
   if (url.origin === self.location.origin && url.pathname.startsWith("/api/")) {
     return fetch(request);
@@ -31,13 +36,44 @@ const shellFetch = `async function fetchWithCache(request) {
     return cachedResponse;
   }
   return await fetch(request);
-}`
+}`,
+	},
+	{
+		// go-app's install handler does not hold the install event until
+		// the app is cached, so the worker could take control (and the old
+		// version's cache be deleted) before the new cache was filled. Now
+		// that the app registers the worker once it runs, that window is
+		// where a person goes offline right after a first visit.
+		why: "install only once the app is cached",
+		old: `self.addEventListener("install", async (event) => {
+  try {
+    console.log("installing app worker {{.Version}}");
+    await installWorker();
+    await self.skipWaiting();
+  } catch (error) {
+    console.error("error during installation:", error);
+  }
+});`,
+		new: `self.addEventListener("install", (event) => event.waitUntil((async () => {
+  try {
+    console.log("installing app worker {{.Version}}");
+    await installWorker();
+    await self.skipWaiting();
+  } catch (error) {
+    console.error("error during installation:", error);
+  }
+})()));`,
+	},
+}
 
-// serviceWorkerTemplate is go-app's worker with shellFetch in place of its
-// fetch function.
+// serviceWorkerTemplate is go-app's worker with workerPatches applied.
 func serviceWorkerTemplate() (string, error) {
-	if !strings.Contains(app.DefaultAppWorkerJS, goappFetch) {
-		return "", errors.New("go-app's service worker changed: update server/site/worker.go")
+	js := app.DefaultAppWorkerJS
+	for _, p := range workerPatches {
+		if n := strings.Count(js, p.old); n != 1 {
+			return "", fmt.Errorf("go-app's service worker changed (%s: %d matches): update server/site/worker.go", p.why, n)
+		}
+		js = strings.Replace(js, p.old, p.new, 1)
 	}
-	return strings.Replace(app.DefaultAppWorkerJS, goappFetch, shellFetch, 1), nil
+	return js, nil
 }

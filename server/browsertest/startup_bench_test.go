@@ -1,0 +1,226 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// bootProbe runs before a page's own scripts: it notes when the wasm module
+// is compiled and instantiated, when the Go program starts, and when a page
+// without our ready mark (the React peer) first shows its conversation.
+const bootProbe = `
+(() => {
+  const m = window.__boot = {};
+  const now = () => performance.now();
+  const f = WebAssembly.instantiateStreaming;
+  if (f) WebAssembly.instantiateStreaming = function (...a) {
+    m.instantiateStart ??= now();
+    const r = f.apply(this, a);
+    r.then(() => { m.instantiated ??= now(); }, () => {});
+    return r;
+  };
+  let G;
+  Object.defineProperty(globalThis, "Go", {configurable: true, get() { return G; }, set(v) {
+    G = v;
+    const run = v.prototype.run;
+    v.prototype.run = function (...a) { m.run ??= now(); return run.apply(this, a); };
+  }});
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('[data-testid="conversation"]')) { m.conversation = now(); obs.disconnect(); }
+  }).observe(document, {childList: true, subtree: true});
+})();
+`
+
+// bootTimes is one page load, in ms from its navigation start.
+type bootTimes struct {
+	Usable       float64 `json:"usable"`       // the app takes input
+	HTML         float64 `json:"html"`         // the document's last byte
+	FCP          float64 `json:"fcp"`          // first contentful paint
+	WasmStart    float64 `json:"wasmStart"`    // app.wasm requested
+	WasmEnd      float64 `json:"wasmEnd"`      // its last byte
+	WasmTransfer float64 `json:"wasmTransfer"` // bytes on the wire (0 from the service worker)
+	Instantiated float64 `json:"instantiated"` // compiled and instantiated
+	Run          float64 `json:"run"`          // go.run called
+	Main         float64 `json:"main"`         // Go runtime started, packages initialised
+	Requests     []string
+}
+
+// readBootTimes reads a loaded page's times; usableJS says when it became
+// usable.
+func readBootTimes(p *page, usableJS string) bootTimes {
+	p.t.Helper()
+	return eval[bootTimes](p, `(() => {
+  const b = window.__boot || {};
+  const nav = performance.getEntriesByType("navigation")[0];
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  const wasm = performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname.endsWith("/app.wasm"))[0];
+  const main = performance.getEntriesByName("stepwise:main")[0];
+  return {
+    usable: `+usableJS+`,
+    html: nav.responseEnd, fcp: fcp ? fcp.startTime : 0,
+    wasmStart: wasm ? wasm.startTime : 0, wasmEnd: wasm ? wasm.responseEnd : 0, wasmTransfer: wasm ? wasm.transferSize : 0,
+    instantiated: b.instantiated || 0, run: b.run || 0, main: main ? main.startTime : 0,
+  };
+})()`)
+}
+
+const stepwiseUsable = `Number(document.documentElement.dataset.readyAt)`
+
+// startupSample is one app's first visits and reloads, each in a fresh
+// browser (empty HTTP cache, no service worker, no compiled code).
+type startupSample struct {
+	first, reload []bootTimes
+}
+
+// measureStartup loads url in n fresh browsers behind l, then reloads each
+// twice, the way a person comes back: after the service worker (if any)
+// has the app and the browser has had a moment to cache compiled code.
+func measureStartup(t *testing.T, n int, l link, url, readyJS, usableJS string, afterFirst func(p *page)) startupSample {
+	var s startupSample
+	for i := 0; i < n; i++ {
+		p := newPage(t)
+		p.throttle(l)
+		p.addInitScript(bootProbe)
+		p.do(chromedp.Navigate(url))
+		p.waitJS(readyJS, 60*time.Second)
+		s.first = append(s.first, readBootTimes(p, usableJS))
+		if afterFirst != nil {
+			afterFirst(p)
+		}
+		time.Sleep(2 * time.Second)
+		for j := 0; j < 2; j++ {
+			p.do(chromedp.Reload())
+			p.waitJS(readyJS, 60*time.Second)
+			s.reload = append(s.reload, readBootTimes(p, usableJS))
+		}
+		p.close()
+	}
+	return s
+}
+
+// spread is "median [min–max]" of the values f picks.
+func spread(runs []bootTimes, f func(bootTimes) float64) string {
+	if len(runs) == 0 {
+		return "–"
+	}
+	v := make([]float64, len(runs))
+	for i, r := range runs {
+		v[i] = f(r)
+	}
+	sort.Float64s(v)
+	if v[len(v)-1] == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f [%.0f–%.0f]", median(v), v[0], v[len(v)-1])
+}
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// benchStartup prints first-visit and reload times over issue 13's link,
+// Stepwise next to the React peer, and where a Stepwise first visit's time
+// goes.
+func benchStartup(t *testing.T) {
+	const n = 5
+	stepwise := measureStartup(t, n, link20, serverURL+"/?session=bench-startup&lang=en",
+		`document.documentElement.dataset.stepwise === "ready"`, stepwiseUsable,
+		func(p *page) {
+			p.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, 60*time.Second)
+		})
+	var react startupSample
+	if peer := reactPeerServer(t); peer != "" {
+		react = measureStartup(t, n, link20, peer+"/?events=/empty.jsonl&rate=max",
+			`window.__boot.conversation`, `window.__boot.conversation`, nil)
+	}
+	fmt.Printf("\nstart-up over a %s link (Chromium throttling), ms from navigation to a usable app, median [min–max] of %d fresh browsers (reloads: 2 each):\n", link20.name, n)
+	fmt.Printf("%-14s %-22s %-22s\n", "", "Stepwise", "React peer")
+	usable := func(b bootTimes) float64 { return b.Usable }
+	fmt.Printf("%-14s %-22s %-22s\n", "first visit", spread(stepwise.first, usable), spread(react.first, usable))
+	fmt.Printf("%-14s %-22s %-22s\n", "reload", spread(stepwise.reload, usable), spread(react.reload, usable))
+	fmt.Printf("%-14s %-22s %-22s\n", "first paint", spread(stepwise.first, func(b bootTimes) float64 { return b.FCP }), spread(react.first, func(b bootTimes) float64 { return b.FCP }))
+
+	f := stepwise.first
+	fmt.Println("where a Stepwise first visit goes (ms, median [min–max]):")
+	fmt.Printf("  page HTML received             at %s\n", spread(f, func(b bootTimes) float64 { return b.HTML }))
+	fmt.Printf("  app.wasm requested             at %s\n", spread(f, func(b bootTimes) float64 { return b.WasmStart }))
+	fmt.Printf("  download (%.2f MB on the wire)     %s\n", f[0].WasmTransfer/1e6, spread(f, func(b bootTimes) float64 { return b.WasmEnd - b.WasmStart }))
+	fmt.Printf("  compile after the last byte        %s\n", spread(f, func(b bootTimes) float64 { return b.Instantiated - b.WasmEnd }))
+	fmt.Printf("  Go runtime start, package init     %s\n", spread(f, func(b bootTimes) float64 { return b.Main - b.Run }))
+	fmt.Printf("  first render to usable             %s\n", spread(f, func(b bootTimes) float64 { return b.Usable - b.Main }))
+	r := stepwise.reload
+	fmt.Printf("a reload: compiled at %s, Go main at %s, usable at %s\n",
+		spread(r, func(b bootTimes) float64 { return b.Instantiated }), spread(r, func(b bootTimes) float64 { return b.Main }), spread(r, usable))
+}
+
+// reactPeerServer serves ../shared/bench/react-peer as static files (gzip
+// where the browser accepts it, with validators for a reload), and an
+// empty stream: the page is up when it shows its empty conversation.
+func reactPeerServer(t *testing.T) string {
+	dir := filepath.Join("..", "..", "..", "shared", "bench", "react-peer")
+	files := map[string][]byte{"/empty.jsonl": nil}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files["/"+filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		fmt.Printf("no React peer (%v): skipped\n", err)
+		return ""
+	}
+	modTime := time.Now()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := r.URL.Path
+		if name == "/" {
+			name = "/index.html"
+		}
+		body, ok := files[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+		sum := sha256.Sum256(body)
+		etag := hex.EncodeToString(sum[:8])
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(body) > 1024 {
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+			zw.Write(body)
+			zw.Close()
+			body = b.Bytes()
+			etag += "-gz"
+			w.Header().Set("Content-Encoding", "gzip")
+		}
+		w.Header().Set("Vary", "Accept-Encoding")
+		w.Header().Set("ETag", `"`+etag+`"`)
+		http.ServeContent(w, r, name, modTime, bytes.NewReader(body))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}

@@ -1,0 +1,55 @@
+package site
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The page asks for app.wasm from its head, app.js fetches it as is and
+// registers the service worker only once the app runs.
+func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
+	handler, err := New(Config{WebDir: dir})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+
+	get := func(path string, header ...string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+
+	_, page := get("/")
+	head, _, _ := strings.Cut(page, "</head>")
+	assert.Contains(t, head, wasmPreload)
+
+	resp, js := get("/app.js")
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, resp.Header.Get("Content-Type"), "javascript")
+	assert.Contains(t, js, `instantiateStreaming(
+      fetch("/web/app.wasm"),`, "the wasm compiles from the response itself, not from a stream made of it")
+	assert.NotContains(t, js, "fetchWithProgress(\"")
+	assert.Equal(t, 1, strings.Count(js, "goappInitServiceWorker();"))
+	run := strings.Index(js, "go.run(wasm.instance);")
+	register := strings.Index(js, "goappInitServiceWorker();")
+	assert.True(t, run > 0 && register > run, "the service worker is registered after the app runs")
+
+	resp, _ = get("/app.js", "If-None-Match", resp.Header.Get("ETag"))
+	assert.Equal(t, http.StatusNotModified, resp.StatusCode)
+}
