@@ -77,6 +77,7 @@ func startAgent(ctx app.Context, c *Controller) {
 			}
 			resume := restoreConversation(c.cfg, c.sess.Store, rec)
 			c.afterApply(state.Changes{Status: true, Pending: true})
+			c.noteHistory(ctx) // listed in the sidebar, as a backend's history would be
 			c.scrollToEnd(ctx)
 			if resume && rec.UI != nil {
 				c.agentStart(ctx, agentResumeRequest(c.cfg, rec.UI.ID))
@@ -110,6 +111,7 @@ func (c *Controller) agentSend(ctx app.Context, text string) {
 	c.afterApply(state.Changes{Status: true, Pending: true})
 	c.agentStart(ctx, req)
 	c.saveNow(ctx)
+	c.noteMessage(ctx, text) // the conversations list is one for every mode
 	c.scrollToEnd(ctx)
 }
 

@@ -80,6 +80,9 @@ func TestAISDKRouteInTheBrowser(t *testing.T) {
 	if n := len(v["sources"].([]any)); n != 1 {
 		t.Fatalf("%d source groups", n)
 	}
+	// The conversation is in the sidebar's list, titled by its first
+	// message, as the demo agent's are.
+	p.waitJS(`[...document.querySelectorAll('[data-testid="conversation-link"]')].some(a => a.textContent.includes("What is the weather in Hanoi?") && a.getAttribute('aria-current') === "page")`, 10*time.Second)
 
 	// An approval, answered in the page: the route receives the SDK's own
 	// approval response and runs the tool.
