@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -34,6 +35,10 @@ type Config struct {
 	Warm int
 
 	FaviconService string // "" turns favicon fallbacks off
+
+	// Scenarios are the demo scenario names the server plays (EnvScenarios),
+	// ordered for the empty state; nil when it did not say.
+	Scenarios []string
 
 	// Backend paths (PROTOCOL.md section 1); {session_id} is replaced.
 	HistoryPath  string
@@ -66,6 +71,7 @@ const (
 	EnvTransport      = "STEPWISE_TRANSPORT"
 	EnvAgentName      = "STEPWISE_AGENT_NAME"
 	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
+	EnvScenarios      = "STEPWISE_SCENARIOS"       // the demo's scenario names, comma-separated
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -81,6 +87,9 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.CommandsPath, EnvCommandsPath)
 	set(&c.Transport, EnvTransport)
 	set(&c.AgentName, EnvAgentName)
+	if v := getenv(EnvScenarios); v != "" {
+		c.Scenarios = components.ScenarioOrder(strings.Split(v, ","))
+	}
 	switch v := getenv(EnvFaviconService); v {
 	case "":
 	case "off":

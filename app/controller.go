@@ -349,5 +349,6 @@ func (c *Controller) Render() app.UI {
 		SourcesWidth:    c.sourcesWidth,
 		SourcesRev:      store.SourcesRev(),
 		Conversations:   c.conversationsProps(),
+		Scenarios:       c.cfg.Scenarios,
 	})
 }

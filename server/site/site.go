@@ -70,6 +70,7 @@ func New(cfg Config) (http.Handler, error) {
 		ServiceWorkerTemplate: worker,
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)}))},
 	}
+	h.Env = pageEnv(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/app.js", appJS(h))
 	mux.Handle("/web/app.wasm", wasm)
@@ -162,3 +163,17 @@ func streamsWithoutDeadlines(api http.Handler) http.Handler {
 type staticDir struct{ http.Handler }
 
 func (staticDir) Resolve(location string) string { return location }
+
+// pageEnv is what every page is given: the client's settings, and the
+// names of the scenarios this server plays (-scenarios ones included), which
+// the empty state suggests.
+func pageEnv(cfg Config) map[string]string {
+	env := map[string]string{}
+	for k, v := range cfg.Env {
+		env[k] = v
+	}
+	if len(cfg.Scenarios) > 0 {
+		env[client.EnvScenarios] = strings.Join(cfg.Scenarios.Names(), ",")
+	}
+	return env
+}
