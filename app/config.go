@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -34,6 +35,10 @@ type Config struct {
 	Warm int
 
 	FaviconService string // "" turns favicon fallbacks off
+
+	// Scenarios are the demo scenario names the server plays (EnvScenarios),
+	// ordered for the empty state; nil when it did not say.
+	Scenarios []string
 
 	// Backend paths (PROTOCOL.md section 1); {session_id} is replaced.
 	HistoryPath  string
@@ -92,6 +97,7 @@ const (
 	EnvProtocol       = "STEPWISE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
 	EnvAgentPath      = "STEPWISE_AGENT_PATH"
 	EnvChatPath       = "STEPWISE_CHAT_PATH"
+	EnvScenarios      = "STEPWISE_SCENARIOS" // the demo's scenario names, comma-separated
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -112,6 +118,9 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	switch p := getenv(EnvProtocol); p {
 	case ProtocolAGUI, ProtocolAISDK, ProtocolStepwise:
 		c.Protocol = p
+	}
+	if v := getenv(EnvScenarios); v != "" {
+		c.Scenarios = components.ScenarioOrder(strings.Split(v, ","))
 	}
 	switch v := getenv(EnvFaviconService); v {
 	case "":

@@ -387,5 +387,6 @@ func (c *Controller) Render() app.UI {
 		Announcement:    c.announce.text,
 		Copied:          c.copied,
 		Conversations:   c.conversationsProps(),
+		Scenarios:       c.cfg.Scenarios,
 	})
 }

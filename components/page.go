@@ -41,6 +41,9 @@ type PageProps struct {
 	Copied string
 
 	Conversations ConversationList // the sidebar
+	// Scenarios are the demo scenarios the empty state suggests, in order
+	// (ScenarioOrder); nil for the built-in list.
+	Scenarios []string
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -121,7 +124,7 @@ func header(p PageProps) app.UI {
 func conversation(p PageProps) []app.UI {
 	items := p.Items
 	if len(items) == 0 {
-		return []app.UI{emptyState(p.Settings)}
+		return []app.UI{emptyState(p.Settings, p.Scenarios)}
 	}
 	chunks := make([]app.UI, 0, len(items)/chunkSize+2)
 	for lo := 0; lo < len(items); lo += chunkSize {
@@ -164,11 +167,11 @@ func (c *ChunkView) Render() app.UI {
 	return app.Div().Class("chunk").Body(views...)
 }
 
-func emptyState(s Settings) app.UI {
+func emptyState(s Settings, scenarios []string) app.UI {
 	return app.Div().Class("empty").Body(
 		decorative(app.Img().Src("/web/logo.svg").Class("empty-logo").Width(56).Height(56)),
 		app.H2().Text(s.T("empty.title")),
 		app.P().Text(s.T("empty.hint")),
-		app.Ul().Class("suggestions").Body(scenarioButtons()...),
+		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios))...),
 	)
 }

@@ -58,7 +58,7 @@ func New(cfg Config) (http.Handler, error) {
 		BackgroundColor: "#0f1020",
 		ThemeColor:      "#4f46e5",
 		LoadingLabel:    " ",
-		Env:             cfg.Env, // the client's settings (server flags) reach every page
+		Env:             pageEnv(cfg), // the client's settings (server flags) and the scenarios reach every page
 		Icon: app.Icon{
 			Default:  "/web/icons/icon-192.png",
 			Large:    "/web/icons/icon-512.png",
@@ -168,3 +168,17 @@ func streamsWithoutDeadlines(api http.Handler) http.Handler {
 type staticDir struct{ http.Handler }
 
 func (staticDir) Resolve(location string) string { return location }
+
+// pageEnv is what every page is given: the client's settings, and the
+// names of the scenarios this server plays (-scenarios ones included), which
+// the empty state suggests.
+func pageEnv(cfg Config) map[string]string {
+	env := map[string]string{}
+	for k, v := range cfg.Env {
+		env[k] = v
+	}
+	if len(cfg.Scenarios) > 0 {
+		env[client.EnvScenarios] = strings.Join(cfg.Scenarios.Names(), ",")
+	}
+	return env
+}
