@@ -44,7 +44,8 @@ func agentSite(t *testing.T, p agentproxy.Protocol, endpoint string) string {
 }
 
 // lastText is the text of the conversation's last text item.
-const lastText = `(a => a.length ? a[a.length-1].textContent : "")(document.querySelectorAll('[data-kind="text"]'))`
+// lastText is the newest text item's words, without its copy buttons.
+const lastText = `(a => { if (!a.length) return ""; const e = a[a.length-1].cloneNode(true); e.querySelectorAll('.answer-actions, .md-code-head').forEach(x => x.remove()); return e.textContent })(document.querySelectorAll('[data-kind="text"]'))`
 
 func (p *page) click(sel string) {
 	p.t.Helper()
