@@ -5,6 +5,7 @@
  *           data-stepwise-url="https://stepwise.example"
  *           data-session="optional-session-id"
  *           data-mode="launcher"            (or "inline" with data-target="#chat")
+ *           data-load="idle"                (or "open", "eager")
  *           data-lang="en" async></script>
  *
  * It adds a launcher button and a panel holding the app in an iframe (or the
@@ -14,6 +15,17 @@
  *   Stepwise.send(text)           sends a message as the user
  *   Stepwise.stop()               stops the agent
  *   Stepwise.on(event, fn)        "ready", "question", "status"
+ *
+ * The app (its iframe, about 2 MB on a first visit) loads only when needed,
+ * so it never competes with the host page's own loading:
+ *   data-load="idle"   (default) once the page has loaded and the browser is
+ *                      idle, or on first open, whichever comes first;
+ *   data-load="open"   on first open (inline: when the target scrolls into
+ *                      view), or on the first send()/stop();
+ *   data-load="eager"  at once.
+ * Until then the launcher works (opening it shows a light placeholder while
+ * the app loads), and send()/stop() are kept and delivered once, in order,
+ * when the app is ready; a send() also starts loading it.
  *
  * The same events are dispatched on window as "stepwise:ready",
  * "stepwise:question" (detail: {approval_key, questions}) and
@@ -28,33 +40,52 @@
   // The app is where data-stepwise-url says, else where this script came from.
   var appURL = new URL(data.stepwiseUrl || (script && script.src) || location.href, location.href);
   var origin = appURL.origin;
-  var labels = {
-    vi: ["Mở trợ lý", "Đóng trợ lý"],
-    en: ["Open the assistant", "Close the assistant"],
-    fr: ["Ouvrir l'assistant", "Fermer l'assistant"]
+  // This loader runs before (and without) the app, so its few words cannot
+  // come from the app's catalogs (components/i18n): they live here, in the
+  // same three languages.
+  var catalog = {
+    vi: { open: "Mở trợ lý", close: "Đóng trợ lý", loading: "Đang mở trợ lý…" },
+    en: { open: "Open the assistant", close: "Close the assistant", loading: "Opening the assistant…" },
+    fr: { open: "Ouvrir l'assistant", close: "Fermer l'assistant", loading: "Ouverture de l'assistant…" }
   };
   var lang = (data.lang || navigator.language || "vi").slice(0, 2).toLowerCase();
-  var label = labels[lang] || labels.vi;
+  var words = catalog[lang] || catalog.vi;
+  var loadWhen = data.load === "open" || data.load === "eager" ? data.load : "idle";
+  var dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
 
-  var src = new URL("/", origin);
-  if (data.session) src.searchParams.set("session", data.session);
-  if (data.lang) src.searchParams.set("lang", data.lang);
-  src.searchParams.set("parent_origin", location.origin);
-
-  var frame = document.createElement("iframe");
-  frame.src = src.href;
-  frame.title = "Stepwise";
-  frame.setAttribute("allow", "clipboard-write");
-  frame.style.cssText = "border:0;width:100%;height:100%;display:block;background:transparent";
-
+  var frame = null;      // the app's iframe, once loading
+  var ready = false;     // the app said it is ready
+  var queue = [];        // commands waiting for the app
   var listeners = {};
-  var ready = false;
-  var queue = [];
+  var container = null;  // the panel, or data-target
   var panel = null;
   var button = null;
+  var placeholder = null;
+  var openAtMount = false;
+
+  function load() {
+    if (frame || !container) return;
+    var src = new URL("/", origin);
+    if (data.session) src.searchParams.set("session", data.session);
+    if (data.lang) src.searchParams.set("lang", data.lang);
+    src.searchParams.set("parent_origin", location.origin);
+    frame = document.createElement("iframe");
+    frame.title = "Stepwise";
+    frame.setAttribute("allow", "clipboard-write");
+    frame.style.cssText = "border:0;width:100%;height:100%;display:block;background:transparent";
+    // The frame's own first screen (the app starting) may take the
+    // placeholder's place once it has loaded.
+    frame.addEventListener("load", hidePlaceholder);
+    frame.src = src.href;
+    container.appendChild(frame);
+  }
 
   function post(msg) {
-    if (!ready) { queue.push(msg); return; }
+    if (!ready) {
+      queue.push(msg);
+      load();
+      return;
+    }
     frame.contentWindow.postMessage(msg, origin);
   }
   function emit(name, detail) {
@@ -62,60 +93,103 @@
     window.dispatchEvent(new CustomEvent("stepwise:" + name, { detail: detail }));
   }
   window.addEventListener("message", function (e) {
-    if (e.origin !== origin || e.source !== frame.contentWindow || !e.data || typeof e.data.type !== "string") return;
+    if (!frame || e.origin !== origin || e.source !== frame.contentWindow || !e.data || typeof e.data.type !== "string") return;
     var type = e.data.type.replace(/^stepwise:/, "");
     if (type === "ready") {
       ready = true;
+      hidePlaceholder();
       queue.splice(0).forEach(post);
     }
     if (type === "question") setOpen(true);
     emit(type, e.data);
   });
 
+  // A light stand-in while the app loads: the logo and a polite line of
+  // text, in the app's colours for the system theme.
+  function showPlaceholder() {
+    if (placeholder || ready || !container) return;
+    placeholder = document.createElement("div");
+    placeholder.setAttribute("role", "status");
+    placeholder.style.cssText = "position:absolute;inset:0;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:14px;" +
+      "font:15px/1.4 system-ui,sans-serif;z-index:1;background:" + (dark ? "#0f1020;color:#a3a7c0" : "#f7f7fb;color:#656a80");
+    var logo = icon(48);
+    var text = document.createElement("span");
+    text.textContent = words.loading;
+    placeholder.appendChild(logo);
+    placeholder.appendChild(text);
+    if (getComputedStyle(container).position === "static") container.style.position = "relative";
+    container.appendChild(placeholder);
+    var calm = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (logo.animate && !calm) logo.animate([{ opacity: 1 }, { opacity: 0.45 }, { opacity: 1 }], { duration: 1600, iterations: Infinity });
+  }
+  function hidePlaceholder() {
+    if (placeholder) placeholder.remove();
+    placeholder = null;
+  }
+
   function setOpen(open) {
-    if (!panel) return;
+    if (!panel) {
+      if (!container) openAtMount = open; // called before the page's body exists
+      return;
+    }
+    if (open) {
+      showPlaceholder();
+      load();
+    }
     panel.hidden = !open;
     button.setAttribute("aria-expanded", String(open));
-    button.setAttribute("aria-label", open ? label[1] : label[0]);
+    button.setAttribute("aria-label", open ? words.close : words.open);
     button.textContent = open ? "×" : "";
-    if (!open) button.appendChild(icon());
+    if (!open) button.appendChild(icon(32));
   }
-  function icon() {
+  function icon(size) {
     var img = document.createElement("img");
     img.src = new URL("/web/logo.svg", origin).href;
     img.alt = "";
-    img.width = 32; img.height = 32;
-    img.style.cssText = "display:block;border-radius:8px";
+    img.width = size; img.height = size;
+    img.style.cssText = "display:block;border-radius:" + size / 4 + "px";
     return img;
+  }
+
+  function whenIdle(fn) {
+    var idle = function () { (window.requestIdleCallback || function (cb) { setTimeout(cb, 200); })(fn, { timeout: 5000 }); };
+    if (document.readyState === "complete") idle(); else window.addEventListener("load", idle, { once: true });
   }
 
   function mount() {
     if (data.mode === "inline") {
-      var target = document.querySelector(data.target || "");
-      if (!target) { console.error("Stepwise: no element matches data-target", data.target); return; }
-      target.appendChild(frame);
-      return;
+      container = document.querySelector(data.target || "");
+      if (!container) { console.error("Stepwise: no element matches data-target", data.target); return; }
+      showPlaceholder();
+      if (loadWhen === "open" && window.IntersectionObserver) {
+        var seen = new IntersectionObserver(function (entries) {
+          if (entries.some(function (e) { return e.isIntersecting; })) { seen.disconnect(); load(); }
+        });
+        seen.observe(container);
+      }
+    } else {
+      panel = container = document.createElement("div");
+      panel.id = "stepwise-panel";
+      panel.hidden = true;
+      panel.style.cssText = "position:fixed;right:20px;bottom:88px;width:min(420px,calc(100vw - 40px));height:min(640px,calc(100vh - 120px));" +
+        "border-radius:16px;overflow:hidden;box-shadow:0 12px 40px rgba(0,0,0,.25);z-index:2147483646;background:" + (dark ? "#0f1020" : "#fff");
+      button = document.createElement("button");
+      button.type = "button";
+      button.id = "stepwise-launcher";
+      button.setAttribute("aria-controls", panel.id);
+      button.style.cssText = "position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;padding:12px;" +
+        "background:#4f46e5;color:#fff;font:28px/1 system-ui,sans-serif;cursor:pointer;box-shadow:0 6px 20px rgba(79,70,229,.45);z-index:2147483647";
+      button.addEventListener("click", function () { setOpen(panel.hidden); });
+      document.body.appendChild(panel);
+      document.body.appendChild(button);
+      setOpen(openAtMount);
     }
-    panel = document.createElement("div");
-    panel.id = "stepwise-panel";
-    panel.hidden = true;
-    panel.style.cssText = "position:fixed;right:20px;bottom:88px;width:min(420px,calc(100vw - 40px));height:min(640px,calc(100vh - 120px));" +
-      "border-radius:16px;overflow:hidden;box-shadow:0 12px 40px rgba(0,0,0,.25);z-index:2147483646;background:#fff";
-    panel.appendChild(frame);
-    button = document.createElement("button");
-    button.type = "button";
-    button.id = "stepwise-launcher";
-    button.setAttribute("aria-controls", panel.id);
-    button.style.cssText = "position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;padding:12px;" +
-      "background:#4f46e5;color:#fff;font:28px/1 system-ui,sans-serif;cursor:pointer;box-shadow:0 6px 20px rgba(79,70,229,.45);z-index:2147483647";
-    button.addEventListener("click", function () { setOpen(panel.hidden); });
-    document.body.appendChild(panel);
-    document.body.appendChild(button);
-    setOpen(false);
+    if (loadWhen === "eager" || queue.length) load();
+    else if (loadWhen === "idle") whenIdle(load);
   }
 
   window.Stepwise = {
-    version: 1,
+    version: 2,
     open: function () { setOpen(true); },
     close: function () { setOpen(false); },
     toggle: function () { if (panel) setOpen(panel.hidden); },
@@ -123,5 +197,8 @@
     stop: function () { post({ type: "stepwise:stop" }); },
     on: function (name, fn) { (listeners[name] = listeners[name] || []).push(fn); }
   };
-  if (document.body) mount(); else document.addEventListener("DOMContentLoaded", mount);
+  // The launcher goes in as soon as there is a body; an inline target may
+  // come later in the page than this script.
+  if (document.body && (data.mode !== "inline" || document.readyState !== "loading")) mount();
+  else document.addEventListener("DOMContentLoaded", mount);
 })();

@@ -21,10 +21,12 @@ import (
 	"stepwise/server/site"
 )
 
-// TestEmbedExampleCompletesATurn opens the embed example page, drives the
-// widget through the loader's API and watches the turn finish in the frame.
+// TestEmbedExampleCompletesATurn opens the embed example page over a slow
+// link, drives the widget through the loader's API and watches the turn
+// finish in the frame, and a question open the panel.
 func TestEmbedExampleCompletesATurn(t *testing.T) {
 	p := newPage(t)
+	p.throttle(link20)
 	p.do(chromedp.Navigate(serverURL + "/web/embed-example.html"))
 	p.waitJS(`window.Stepwise && document.getElementById('stepwise-launcher')`, 10*time.Second)
 	if eval[string](p, `document.getElementById('stepwise-launcher').getAttribute('aria-expanded')`) != "false" {
