@@ -1,12 +1,14 @@
 # Stepwise. `make run` builds and serves the app with the demo agent on
-# http://localhost:8080; `make test` runs every test.
+# http://localhost:8080 (ARGS="..." adds server flags, e.g. -backend URL
+# -protocol ag-ui); `make test` runs every test.
 
 GO       ?= go
 ADDR     ?= localhost:8080
+ARGS     ?=
 SHARED   ?= ../shared
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test vet unit race conformance browser bench fuzz clean compress-wasm
+.PHONY: build run test vet unit race conformance browser bench fuzz screens clean compress-wasm
 
 build: web/app.wasm bin/stepwise
 
@@ -30,13 +32,13 @@ bin/stepwise: $(shell find server state components app -name '*.go' -not -name '
 
 # The demo agent keeps its sessions in stepwise.db (-data).
 run: build
-	./bin/stepwise -addr $(ADDR)
+	./bin/stepwise -addr $(ADDR) $(ARGS)
 
 test: vet unit race conformance browser
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./components ./app ./state/...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./components/... ./app ./state/...
 
 unit:
 	$(GO) test -count=1 ./...
@@ -66,8 +68,13 @@ bench: build
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).
 fuzz:
-	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps; do \
+	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset FuzzDialectJSONL FuzzDialectOps; do \
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
+	$(GO) test ./state/wire -run '^$$' -fuzz '^FuzzEventIDOrder$$' -fuzztime 60s
+
+# Screenshots of every state in both themes, to look at (testdata/screens).
+screens: build
+	STEPWISE_SCREENS=1 $(GO) test -count=1 -tags browser -run '^TestScreens$$' ./server/browsertest/
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256

@@ -1,6 +1,11 @@
-// Package app is Stepwise's client wiring: configuration, the session
-// controller that owns the state store, and the transports that feed it.
-// Components import it as "client".
+// Package app is Stepwise's client: the page's controller (Controller, the
+// go-app component that owns the session and its store and renders the
+// views of package components), its configuration, the transports that
+// feed it (WebSocket, SSE, replay) and the embedding bridge. Data flows one
+// way: transport -> Controller -> state.Store -> components' views; the
+// actions views raise -> Controller -> commands -> transport, whose
+// outcomes come back the same way. Other packages import it as "client"
+// (package components never does).
 package app
 
 import (
@@ -8,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -30,12 +36,36 @@ type Config struct {
 
 	FaviconService string // "" turns favicon fallbacks off
 
+	// Scenarios are the demo scenario names the server plays (EnvScenarios),
+	// ordered for the empty state; nil when it did not say.
+	Scenarios []string
+
 	// Backend paths (PROTOCOL.md section 1); {session_id} is replaced.
 	HistoryPath  string
 	WSPath       string
 	EventsPath   string
 	CommandsPath string
 	Transport    string // "ws" or "sse"
+
+	// Protocol is what the backend speaks: ProtocolStepwise (PROTOCOL.md,
+	// the paths above), or an AG-UI agent or AI SDK chat route reached at
+	// AgentPath or ChatPath (BACKENDS.md sections 2 to 5).
+	Protocol  string
+	AgentPath string
+	ChatPath  string
+}
+
+// The protocols a backend may speak (the server's -protocol).
+const (
+	ProtocolStepwise = "stepwise"
+	ProtocolAGUI     = "ag-ui"
+	ProtocolAISDK    = "ai-sdk"
+)
+
+// AgentMode is true for an AG-UI agent or an AI SDK chat route: the page
+// keeps the conversation and POSTs each run (agent.go).
+func (c Config) AgentMode() bool {
+	return c.Protocol == ProtocolAGUI || c.Protocol == ProtocolAISDK
 }
 
 // DefaultConfig returns the defaults of PROTOCOL.md.
@@ -48,6 +78,9 @@ func DefaultConfig() Config {
 		EventsPath:     "/api/sessions/{session_id}/events",
 		CommandsPath:   "/api/sessions/{session_id}/commands",
 		Transport:      "ws",
+		Protocol:       ProtocolStepwise,
+		AgentPath:      "/api/agent",
+		ChatPath:       "/api/chat",
 	}
 }
 
@@ -61,6 +94,10 @@ const (
 	EnvTransport      = "STEPWISE_TRANSPORT"
 	EnvAgentName      = "STEPWISE_AGENT_NAME"
 	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
+	EnvProtocol       = "STEPWISE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
+	EnvAgentPath      = "STEPWISE_AGENT_PATH"
+	EnvChatPath       = "STEPWISE_CHAT_PATH"
+	EnvScenarios      = "STEPWISE_SCENARIOS" // the demo's scenario names, comma-separated
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -76,6 +113,15 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.CommandsPath, EnvCommandsPath)
 	set(&c.Transport, EnvTransport)
 	set(&c.AgentName, EnvAgentName)
+	set(&c.AgentPath, EnvAgentPath)
+	set(&c.ChatPath, EnvChatPath)
+	switch p := getenv(EnvProtocol); p {
+	case ProtocolAGUI, ProtocolAISDK, ProtocolStepwise:
+		c.Protocol = p
+	}
+	if v := getenv(EnvScenarios); v != "" {
+		c.Scenarios = components.ScenarioOrder(strings.Split(v, ","))
+	}
 	switch v := getenv(EnvFaviconService); v {
 	case "":
 	case "off":

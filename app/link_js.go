@@ -3,19 +3,27 @@
 package app
 
 import (
-	"encoding/json"
 	"sync"
 
 	"stepwise/state/wire"
 )
 
 // Events are a transport's callbacks. They run on the transport's
-// goroutine or in browser callbacks: hand them to the UI goroutine.
+// goroutine or in browser callbacks: the controller hands them to the UI
+// goroutine.
 type Events struct {
+	// OnHistory delivers the history loaded at the start.
 	OnHistory func(*wire.History)
-	OnFrame   func([]byte)
-	OnState   func(ConnState)
-	OnError   func(error)
+	// OnFrame delivers a stream event, once.
+	OnFrame func([]byte)
+	// OnState reports the connection's state.
+	OnState func(ConnState)
+	// OnResult reports a command's outcome.
+	OnResult func(Result)
+	// OnReset reports that the server could not resume after the last
+	// event delivered (RESET.md): h is the history loaded since (nil when
+	// it failed), last the server's newest id. Events after it follow.
+	OnReset func(h *wire.History, last wire.EventID)
 }
 
 // link is what the WebSocket and SSE transports share: the configuration,
@@ -28,23 +36,23 @@ type link struct {
 	mu    sync.Mutex
 	last  wire.EventID
 	queue [][]byte
+	// wasReset: a reset frame placed last, even a zero one; the history
+	// is not reloaded over what the page shows.
+	wasReset bool
 }
 
-// report tells the page a command was refused. Connection failures are not
-// reported: the connection state shows them.
-func (l *link) report(err error) {
-	if l.OnError != nil && err != nil {
-		l.OnError(err)
+// fetchHistory loads and decodes the history.
+func (l *link) fetchHistory() (*wire.History, error) {
+	body, err := fetchText(l.Config.Path(l.Config.HistoryPath))
+	if err != nil {
+		return nil, err
 	}
+	return wire.DecodeHistory(body)
 }
 
 // loadHistory fetches the history and resumes after its last_event_id.
 func (l *link) loadHistory() error {
-	body, err := fetchText(l.Config.Path(l.Config.HistoryPath))
-	if err != nil {
-		return err
-	}
-	h, err := wire.DecodeHistory(body)
+	h, err := l.fetchHistory()
 	if err != nil {
 		return err
 	}
@@ -55,8 +63,39 @@ func (l *link) loadHistory() error {
 	return nil
 }
 
-// deliver passes a frame on, unless its id shows it was delivered before.
-func (l *link) deliver(frame []byte, id wire.EventID) {
+// reset handles a reset frame: the next events are taken after the
+// server's newest id (or, if the history has messages and an id, after the
+// history's), whatever the page saw before. It blocks while the history
+// loads, so that no event overtakes it.
+func (l *link) reset(r *resetFrame) {
+	l.last, l.wasReset = r.last, true
+	h, err := l.fetchHistory()
+	if err != nil {
+		h = nil
+	} else if id, ok := wire.ParseEventID(h.LastEventID); ok && len(h.Messages) > 0 {
+		l.last = id
+	}
+	l.OnReset(h, r.last)
+}
+
+// receive passes on one frame from the server, f as readFrame read it: a
+// stream event (unless its id shows it was delivered before), a command's
+// result, or a reset. id is the event id the transport read beside the
+// frame (SSE), if any.
+func (l *link) receive(frame []byte, f serverFrame, id wire.EventID) {
+	switch {
+	case f.reset != nil:
+		l.reset(f.reset)
+		return
+	case f.result != nil:
+		if l.OnResult != nil {
+			l.OnResult(*f.result)
+		}
+		return
+	}
+	if id.IsZero() {
+		id = f.id
+	}
 	if !id.IsZero() {
 		if !l.last.IsZero() && id.Compare(l.last) <= 0 {
 			return
@@ -66,7 +105,8 @@ func (l *link) deliver(frame []byte, id wire.EventID) {
 	l.OnFrame(frame)
 }
 
-// enqueue keeps a frame for the next connection. The caller holds l.mu.
+// enqueueLocked keeps a frame for the next connection. The caller holds
+// l.mu.
 func (l *link) enqueueLocked(b []byte) error {
 	if len(l.queue) >= MaxQueued {
 		return ErrOffline
@@ -80,16 +120,4 @@ func (l *link) takeQueueLocked() [][]byte {
 	q := l.queue
 	l.queue = nil
 	return q
-}
-
-// frameID reads a frame's event_id, if it has one.
-func frameID(frame []byte) wire.EventID {
-	var idOnly struct {
-		EventID json.RawMessage `json:"event_id"`
-	}
-	if json.Unmarshal(frame, &idOnly) != nil {
-		return wire.EventID{}
-	}
-	id, _ := wire.ParseEventID(idOnly.EventID)
-	return id
 }

@@ -31,8 +31,8 @@ func NewLive(cfg Config, ev Events) *Live {
 func (l *Live) Start(ctx context.Context) { go l.loop(ctx) }
 
 // Send sends a client frame now, or queues it until the connection is back.
-func (l *Live) Send(frame any) error {
-	b, err := json.Marshal(frame)
+func (l *Live) Send(frame any, commandID string) error {
+	b, err := encodeCommand(frame, commandID)
 	if err != nil {
 		return err
 	}
@@ -47,8 +47,8 @@ func (l *Live) Send(frame any) error {
 	defer cancel()
 	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 		l.mu.Lock()
-		l.enqueueLocked(b) // sent after the reconnection
-		l.mu.Unlock()
+		defer l.mu.Unlock()
+		return l.enqueueLocked(b) // sent after the reconnection
 	}
 	return nil
 }
@@ -60,8 +60,9 @@ func (l *Live) loop(ctx context.Context) {
 	loaded := false
 	for attempt := 0; ctx.Err() == nil; {
 		// The history is loaded once; again only while no event has come
-		// (loading it replaces what the page shows).
-		if !loaded || l.last.IsZero() {
+		// and no reset placed the stream (loading it replaces what the
+		// page shows).
+		if !loaded || (l.last.IsZero() && !l.wasReset) {
 			loaded = l.loadHistory() == nil
 		}
 		if l.session(ctx) == nil {
@@ -117,7 +118,7 @@ func (l *Live) session(ctx context.Context) error {
 		if err != nil {
 			return nil
 		}
-		l.deliver(msg, frameID(msg))
+		l.receive(msg, readFrame(msg), wire.EventID{})
 	}
 }
 

@@ -2,19 +2,17 @@
 
 package app
 
-import (
-	"encoding/json"
-	"syscall/js"
-)
+import "syscall/js"
 
 // Recorder is the Conn of replay mode: there is no backend, so each frame
 // the user sends is kept in window.__stepwiseFrames (JSON text), where
 // integrators and browser tests can read exactly what would have been sent.
+// No outcome ever comes back.
 type Recorder struct{}
 
 // Send records the frame.
-func (Recorder) Send(frame any) error {
-	b, err := json.Marshal(frame)
+func (Recorder) Send(frame any, commandID string) error {
+	b, err := encodeCommand(frame, commandID)
 	if err != nil {
 		return err
 	}

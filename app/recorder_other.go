@@ -2,15 +2,13 @@
 
 package app
 
-import "encoding/json"
-
 // Recorder is the Conn of replay mode. Outside the browser it keeps the
 // frames in memory.
 type Recorder struct{ Frames *[]string }
 
 // Send records the frame.
-func (r Recorder) Send(frame any) error {
-	b, err := json.Marshal(frame)
+func (r Recorder) Send(frame any, commandID string) error {
+	b, err := encodeCommand(frame, commandID)
 	if err != nil {
 		return err
 	}

@@ -20,10 +20,11 @@ type Replayer struct {
 	// Warm events are applied in one task before the run; they are not
 	// timed nor counted in the result.
 	Warm int
-	// Apply applies one event and schedules its render.
-	Apply func(line []byte)
-	// Count returns the number of rendered items ([data-kind] elements)
-	// and skipped events for the result.
+	// Apply applies events and schedules their render. It is called
+	// outside the UI goroutine: from a goroutine for the warm-up, in a
+	// browser task of its own for each timed event.
+	Apply func(lines ...[]byte)
+	// Skipped returns the number of skipped events for the result.
 	Skipped func() int
 	// Failed reports a file that could not be fetched.
 	Failed func(err error)
@@ -41,9 +42,7 @@ func (r *Replayer) Start() {
 		}
 		if r.Warm > 0 {
 			warm := min(r.Warm, len(lines))
-			for _, l := range lines[:warm] {
-				r.Apply(l)
-			}
+			r.Apply(lines[:warm]...)
 			lines = lines[warm:]
 			// Let the warm-up render and paint, and collect its garbage,
 			// before the timed run starts.

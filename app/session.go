@@ -2,34 +2,86 @@ package app
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
+	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
 
 // Conn sends client frames to the backend.
 type Conn interface {
-	Send(frame any) error
+	// Send sends frame tagged with commandID (RESET.md, "Command
+	// outcomes"), or keeps it until the connection is back. An error means
+	// nothing was sent (ErrOffline: too many frames wait); the backend's
+	// verdict comes later, as a Result from the transport.
+	Send(frame any, commandID string) error
 }
 
-// ConnState is the connection's state as DOM.md names it.
-type ConnState string
+// ConnState is the connection's state, as the page shows it.
+type ConnState = components.Connection
 
 // The connection states.
 const (
-	ConnConnecting   ConnState = "connecting"
-	ConnOpen         ConnState = "open"
-	ConnReconnecting ConnState = "reconnecting"
-	ConnClosed       ConnState = "closed"
+	ConnConnecting   = components.ConnConnecting
+	ConnOpen         = components.ConnOpen
+	ConnReconnecting = components.ConnReconnecting
+	ConnClosed       = components.ConnClosed
 )
 
 // ErrEmptyMessage is returned for a message with nothing but spaces.
 var ErrEmptyMessage = errors.New("empty message")
 
-// Session is the controller of one conversation: it applies what the
-// transport delivers to the store and turns user actions into frames. It is
-// used from the UI goroutine only.
+// Result is a command's outcome, as the transport learns it: a
+// command_result frame over WebSocket, the POST's status over SSE.
+type Result struct {
+	CommandID string
+	Err       error // nil: accepted
+}
+
+// CommandError is a backend's refusal of a command.
+type CommandError struct {
+	Type    string // busy, invalid_request, ...; may be empty
+	Message string
+}
+
+func (e *CommandError) Error() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	if e.Type != "" {
+		return e.Type
+	}
+	return "refused"
+}
+
+// CommandKind says what a command does.
+type CommandKind int
+
+// The command kinds.
+const (
+	CommandMessage CommandKind = iota
+	CommandAnswer
+	CommandDecide
+	CommandStop
+)
+
+// Command is a command sent and not yet answered.
+type Command struct {
+	ID   string
+	Kind CommandKind
+	Key  string // CommandAnswer, CommandDecide: the approval key
+	Text string // CommandMessage: what was typed
+}
+
+// maxWaiting bounds the commands kept for their outcome: a backend that
+// never answers (it predates command_result) must not grow the list.
+const maxWaiting = 64
+
+// Session is one conversation's model: the store, the connection, and the
+// commands waiting for their outcome. It is used from the UI goroutine
+// only (see Controller).
 type Session struct {
 	ID    string
 	Store *state.Store
@@ -39,6 +91,9 @@ type Session struct {
 	// Echo applies a user's own message locally, for transports whose
 	// backend does not echo it (replay mode).
 	Echo bool
+
+	seq     int
+	waiting []Command // oldest first
 }
 
 // NewSession returns a session with an empty store.
@@ -56,40 +111,65 @@ func (s *Session) Apply(frame []byte) state.Changes {
 	return s.Store.ApplyJSON(frame)
 }
 
+// send gives c an id and sends frame with it.
+func (s *Session) send(c Command, frame any) (Command, error) {
+	s.seq++
+	c.ID = "c" + strconv.Itoa(s.seq)
+	if err := s.Conn.Send(frame, c.ID); err != nil {
+		return c, err
+	}
+	if len(s.waiting) == maxWaiting {
+		s.waiting = append(s.waiting[:0], s.waiting[1:]...)
+	}
+	s.waiting = append(s.waiting, c)
+	return c, nil
+}
+
+// Outcome takes the command a result answers off the waiting list; ok is
+// false for an id this session is not waiting for.
+func (s *Session) Outcome(id string) (c Command, ok bool) {
+	for i, w := range s.waiting {
+		if w.ID == id {
+			s.waiting = append(s.waiting[:i], s.waiting[i+1:]...)
+			return w, true
+		}
+	}
+	return Command{}, false
+}
+
 // SendMessage sends what the user typed.
-func (s *Session) SendMessage(text string) error {
+func (s *Session) SendMessage(text string) (Command, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return ErrEmptyMessage
+		return Command{}, ErrEmptyMessage
 	}
-	if err := s.Conn.Send(wire.NewUserMessage(s.ID, text)); err != nil {
-		return err
-	}
-	if s.Echo {
+	c, err := s.send(Command{Kind: CommandMessage, Text: text}, wire.NewUserMessage(s.ID, text))
+	if err == nil && s.Echo {
 		ev := wire.Event{Type: "user_message", Text: &text}
 		s.Store.Apply(&ev)
 	}
-	return nil
+	return c, err
 }
 
 // Answer sends a question form's answers.
-func (s *Session) Answer(key string, answers map[string]string) error {
-	return s.Conn.Send(wire.NewAnswers(s.ID, key, answers))
+func (s *Session) Answer(key string, answers map[string]string) (Command, error) {
+	return s.send(Command{Kind: CommandAnswer, Key: key}, wire.NewAnswers(s.ID, key, answers))
 }
 
 // Decide sends a tool approval's decisions, checked first.
-func (s *Session) Decide(key string, decisions []wire.Decision) error {
+func (s *Session) Decide(key string, decisions []wire.Decision) (Command, error) {
+	c := Command{Kind: CommandDecide, Key: key}
 	it := s.Store.Approval(key)
 	if it == nil || it.Approval == nil {
-		return errors.New("no such approval: " + key)
+		return c, errors.New("no such approval: " + key)
 	}
 	if err := state.CheckDecisions(it.Approval, decisions); err != nil {
-		return err
+		return c, err
 	}
-	return s.Conn.Send(wire.NewDecisions(s.ID, key, decisions))
+	return s.send(c, wire.NewDecisions(s.ID, key, decisions))
 }
 
 // Stop asks the agent to stop.
-func (s *Session) Stop() error {
-	return s.Conn.Send(wire.NewStop(s.ID))
+func (s *Session) Stop() (Command, error) {
+	return s.send(Command{Kind: CommandStop}, wire.NewStop(s.ID))
 }

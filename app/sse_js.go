@@ -3,7 +3,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"net/url"
 	"syscall/js"
@@ -13,8 +12,12 @@ import (
 )
 
 // SSE connects a session over Server-Sent Events, for backends or proxies
-// without WebSocket: EventSource resumes by itself with Last-Event-ID, and
-// client frames are POSTed to the commands endpoint.
+// without WebSocket. Each EventSource asks for the events after the last
+// one delivered (?last_event_id=); when it fails, a new one replaces it
+// after a backoff (not the browser's own retry: its Last-Event-ID header
+// does not survive the app's service worker, and a server that lost its
+// log could not tell the client so). Client frames are POSTed to the
+// commands endpoint as JSON; each POST's status is its command's outcome.
 type SSE struct {
 	link
 	open bool // guarded by link.mu
@@ -34,16 +37,24 @@ func (s *SSE) Start() {
 	}()
 }
 
-// connect opens an EventSource after the last event id. EventSource
-// reconnects by itself; when it gives up (CLOSED), a new one starts after
-// a backoff.
+// connect opens an EventSource after the last event id; when it fails, a
+// new one follows after a backoff (attempt counts the failures since the
+// last open).
 func (s *SSE) connect(attempt int) {
 	u := s.Config.Path(s.Config.EventsPath)
 	if !s.last.IsZero() {
 		u += "?last_event_id=" + url.QueryEscape(s.last.String())
 	}
 	es := js.Global().Get("EventSource").New(u)
-	es.Set("onopen", js.FuncOf(func(this js.Value, args []js.Value) any {
+	var onOpen, onMessage, onError js.Func
+	closeSource := func() {
+		es.Call("close")
+		onOpen.Release()
+		onMessage.Release()
+		onError.Release()
+	}
+	onOpen = js.FuncOf(func(this js.Value, args []js.Value) any {
+		attempt = 0
 		s.mu.Lock()
 		s.open = true
 		queued := s.takeQueueLocked()
@@ -53,30 +64,45 @@ func (s *SSE) connect(attempt int) {
 		}
 		s.OnState(ConnOpen)
 		return nil
-	}))
-	es.Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
-		s.deliver([]byte(args[0].Get("data").String()), wire.MakeEventID(args[0].Get("lastEventId").String()))
+	})
+	onMessage = js.FuncOf(func(this js.Value, args []js.Value) any {
+		data := []byte(args[0].Get("data").String())
+		f := readFrame(data)
+		if f.reset != nil {
+			// The browser would resume this source after the id it
+			// saw last, which the server no longer has: start a new one
+			// after the reset, once the history is in (no event may
+			// overtake it).
+			closeSource()
+			go func() {
+				s.reset(f.reset)
+				s.connect(0)
+			}()
+			return nil
+		}
+		s.receive(data, f, wire.MakeEventID(args[0].Get("lastEventId").String()))
 		return nil
-	}))
-	es.Set("onerror", js.FuncOf(func(this js.Value, args []js.Value) any {
+	})
+	onError = js.FuncOf(func(this js.Value, args []js.Value) any {
 		s.mu.Lock()
 		s.open = false
 		s.mu.Unlock()
 		s.OnState(ConnReconnecting)
-		if es.Get("readyState").Int() == 2 { // CLOSED: it will not retry
-			es.Call("close")
-			go func() {
-				time.Sleep(Backoff(attempt, nil))
-				s.connect(attempt + 1)
-			}()
-		}
+		closeSource()
+		go func() {
+			time.Sleep(Backoff(attempt, nil))
+			s.connect(attempt + 1)
+		}()
 		return nil
-	}))
+	})
+	es.Set("onopen", onOpen)
+	es.Set("onmessage", onMessage)
+	es.Set("onerror", onError)
 }
 
 // Send POSTs a client frame, or queues it while the stream is down.
-func (s *SSE) Send(frame any) error {
-	b, err := json.Marshal(frame)
+func (s *SSE) Send(frame any, commandID string) error {
+	b, err := encodeCommand(frame, commandID)
 	if err != nil {
 		return err
 	}
@@ -90,38 +116,40 @@ func (s *SSE) Send(frame any) error {
 	return nil
 }
 
-// post sends a frame to the commands endpoint; a refusal is reported.
+// post sends a frame to the commands endpoint as application/json (the
+// server refuses anything else, as it refuses other origins); its status
+// is the outcome of the command the frame carries.
 func (s *SSE) post(body []byte) {
+	id := readCommandID(body)
 	opts := map[string]any{
 		"method": "POST", "body": string(body), "credentials": "same-origin",
 		"headers": map[string]any{"Content-Type": "application/json"},
 	}
 	var onResp, onText, onErr js.Func
+	status := 0
 	release := func() { onResp.Release(); onText.Release(); onErr.Release() }
+	result := func(err error) {
+		if s.OnResult != nil && id != "" {
+			s.OnResult(Result{CommandID: id, Err: err})
+		}
+	}
 	onErr = js.FuncOf(func(this js.Value, args []js.Value) any {
 		release()
-		s.report(errors.New(args[0].Call("toString").String()))
+		result(errors.New(args[0].Call("toString").String()))
 		return nil
 	})
 	onText = js.FuncOf(func(this js.Value, args []js.Value) any {
 		release()
-		var e struct {
-			Error struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		msg := args[0].String()
-		if json.Unmarshal([]byte(msg), &e) == nil && e.Error.Message != "" {
-			msg = e.Error.Message
-		}
-		s.report(errors.New(msg))
+		result(refusal(status, []byte(args[0].String())))
 		return nil
 	})
 	onResp = js.FuncOf(func(this js.Value, args []js.Value) any {
 		if args[0].Get("ok").Bool() {
 			release()
+			result(nil)
 			return nil
 		}
+		status = args[0].Get("status").Int()
 		args[0].Call("text").Call("then", onText, onErr)
 		return nil
 	})

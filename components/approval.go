@@ -1,6 +1,10 @@
 package components
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/state"
@@ -9,19 +13,49 @@ import (
 
 // ApprovalView is a tool approval card (PROTOCOL.md section 6): one button
 // per allowed decision for each action. With one action, Approve sends at
-// once; Edit, Reject and Respond open their field first. One click sends
-// exactly one frame; every control disables until the server answers.
+// once; Edit, Reject and Respond open their field first. Every control
+// disables while the decisions are on their way, and the card is editable
+// again with the reason when they are refused: both come from the
+// controller (Form), which also sends one frame however often it is
+// clicked. The card keeps only what the user is choosing.
 type ApprovalView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	Form     FormState
 
 	key     string
 	chosen  []string // per action: the decision picked, "" for none
 	edit    []string // per action: the arguments editor's text
 	message []string // per action: reject reason or response text
-	sending bool
-	errMsg  string
+	invalid string   // why the decisions cannot be sent, until they change
+}
+
+// approvalStateKeys describe a resolved approval.
+var approvalStateKeys = map[state.ApprovalState]string{
+	state.ApprovalApproved:  "approval.state.approved",
+	state.ApprovalEdited:    "approval.state.edited",
+	state.ApprovalRejected:  "approval.state.rejected",
+	state.ApprovalResponded: "approval.state.responded",
+	state.ApprovalExpired:   "approval.state.expired",
+}
+
+// decisionKeys label the decision buttons (PROTOCOL.md section 6).
+var decisionKeys = map[string]string{
+	"approve": "approval.approve",
+	"edit":    "approval.edit",
+	"reject":  "approval.reject",
+	"respond": "approval.respond",
+}
+
+// decisionLabel labels a decision button; one this client does not know
+// shows its protocol name.
+func (v *ApprovalView) decisionLabel(d string) string {
+	if key, ok := decisionKeys[d]; ok {
+		return v.Settings.T(key)
+	}
+	return d
 }
 
 func (v *ApprovalView) sync() {
@@ -35,7 +69,19 @@ func (v *ApprovalView) sync() {
 	for i, act := range a.Actions {
 		v.edit[i] = state.IndentJSON(act.Args)
 	}
-	v.sending, v.errMsg = false, ""
+	v.invalid = ""
+}
+
+// sending is true while the decisions are on their way.
+func (v *ApprovalView) sending() bool { return v.Form.Sending }
+
+// errorText is why the card is not sent: its own check first, then the
+// controller's outcome.
+func (v *ApprovalView) errorText() string {
+	if v.invalid != "" {
+		return v.invalid
+	}
+	return v.Form.Error
 }
 
 func (v *ApprovalView) OnMount(ctx app.Context) {
@@ -52,13 +98,13 @@ func (v *ApprovalView) OnUpdate(ctx app.Context) { v.sync() }
 func (v *ApprovalView) title() string {
 	a := v.Item.Approval
 	if len(a.Actions) != 1 {
-		return T("approval.title_many", len(a.Actions))
+		return v.Settings.N("approval.title_many", len(a.Actions))
 	}
 	name := state.ReadableName(a.Actions[0].Name)
 	if t := a.Tool(0); t != nil && t.Tool.Label != "" {
 		name = t.Tool.Label
 	}
-	return T("approval.title", name)
+	return v.Settings.T("approval.title", name)
 }
 
 func (v *ApprovalView) Render() app.UI {
@@ -68,27 +114,30 @@ func (v *ApprovalView) Render() app.UI {
 		DataSet("kind", "approval").DataSet("state", string(a.State)).Attr("role", "group").
 		Aria("labelledby", domID("aph", v.Item))
 	head := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
+	// The backend's own question (an AG-UI interrupt's message), as text.
+	text := app.If(a.Text != "", func() app.UI { return app.P().Class("approval-text").Text(a.Text) })
 	if a.State != state.ApprovalPending {
-		return root.Body(head, app.Div().Class("approval-status").Text(T("approval.state."+string(a.State))))
+		return root.Body(head, text, app.Div().Class("approval-status").Text(v.Settings.T(approvalStateKeys[a.State])))
 	}
-	body := []app.UI{head}
+	body := []app.UI{head, text}
 	for i := range a.Actions {
 		body = append(body, v.action(i))
 	}
-	if v.errMsg != "" {
-		body = append(body, app.P().Class("form-error").Attr("role", "alert").Text(v.errMsg))
+	if msg := v.errorText(); msg != "" {
+		body = append(body, app.P().Class("form-error").Attr("role", "alert").DataSet("testid", "form-error").Text(msg))
 	}
-	if v.needsSend() {
-		label := T("approval.send")
-		if v.sending {
-			label = T("approval.sending")
+	sending := v.sending()
+	if v.needsSend() || sending {
+		label := v.Settings.T("approval.send")
+		if sending {
+			label = v.Settings.T("approval.sending")
 		}
 		body = append(body, app.Div().Class("approval-actions").Body(
-			app.Button().Class("primary").DataSet("testid", "approval-send").Disabled(v.sending).OnClick(v.send).Text(label),
-			app.If(len(a.Actions) == 1, func() app.UI {
-				return app.Button().Class("secondary").Disabled(v.sending).OnClick(func(ctx app.Context, e app.Event) {
-					v.chosen[0], v.errMsg = "", ""
-				}).Text(T("approval.cancel"))
+			app.Button().Class("primary").DataSet("testid", "approval-send").Disabled(sending).OnClick(v.send).Text(label),
+			app.If(len(a.Actions) == 1 && v.needsSend(), func() app.UI {
+				return app.Button().Class("secondary").Disabled(sending).OnClick(func(ctx app.Context, e app.Event) {
+					v.chosen[0], v.invalid = "", ""
+				}).Text(v.Settings.T("approval.cancel"))
 			}),
 		))
 	}
@@ -113,16 +162,16 @@ func (v *ApprovalView) action(i int) app.UI {
 		if d == "approve" {
 			cls += " primary"
 		}
-		buttons = append(buttons, app.Button().ID(domID("ap", v.Item)+"-"+itoa(i)+"-"+itoa(j)).Class(cls).
-			DataSet("decision", d).Aria("pressed", v.chosen[i] == d).Disabled(v.sending).
-			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }, app.EventScope(v.Item.Key, i, d)).Text(T("approval."+d)))
+		buttons = append(buttons, app.Button().ID(fmt.Sprintf("%s-%d-%d", domID("ap", v.Item), i, j)).Class(cls).
+			DataSet("decision", d).Aria("pressed", v.chosen[i] == d).Disabled(v.sending()).
+			OnClick(func(ctx app.Context, e app.Event) { v.pick(ctx, i, d) }, app.EventScope(v.Item.Key, i, d)).Text(v.decisionLabel(d)))
 	}
 	var field app.UI
 	switch v.chosen[i] {
 	case "edit":
 		field = app.Label().Class("field").Body(
-			app.Span().Text(T("approval.args")),
-			app.Textarea().Class("json-editor").Attr("spellcheck", "false").Rows(6).Disabled(v.sending).Text(v.edit[i]).
+			app.Span().Text(v.Settings.T("approval.args")),
+			app.Textarea().Class("json-editor").Attr("spellcheck", "false").Rows(6).Disabled(v.sending()).Text(v.edit[i]).
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.edit[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
@@ -134,8 +183,8 @@ func (v *ApprovalView) action(i int) app.UI {
 			key = "approval.response"
 		}
 		field = app.Label().Class("field").Body(
-			app.Span().Text(T(key)),
-			app.Input().Type("text").Value(v.message[i]).Disabled(v.sending).
+			app.Span().Text(v.Settings.T(key)),
+			app.Input().Type("text").Value(v.message[i]).Disabled(v.sending()).
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.message[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
@@ -153,30 +202,33 @@ func (v *ApprovalView) action(i int) app.UI {
 }
 
 func (v *ApprovalView) pick(ctx app.Context, i int, d string) {
-	if v.sending {
+	if v.sending() {
 		return
 	}
-	v.chosen[i], v.errMsg = d, ""
+	v.chosen[i], v.invalid = d, ""
 	if len(v.chosen) == 1 && d == "approve" {
 		v.send(ctx, app.Event{})
 	}
 }
 
 func (v *ApprovalView) send(ctx app.Context, e app.Event) {
-	if v.sending {
-		return // a second click sends nothing
+	if v.sending() {
+		return
 	}
 	a := v.Item.Approval
 	decisions := make([]wire.Decision, len(a.Actions))
 	for i, act := range a.Actions {
 		switch v.chosen[i] {
 		case "":
-			v.errMsg = T("approval.choose")
+			v.invalid = v.Settings.T("approval.choose")
 			return
 		case "edit":
 			args, err := state.ParseEditedArgs(v.edit[i])
 			if err != nil {
-				v.errMsg = T("approval.invalid_json", err.Error())
+				v.invalid = v.Settings.T("approval.invalid_json")
+				if json.Valid([]byte(strings.TrimSpace(v.edit[i]))) {
+					v.invalid = v.Settings.T("approval.args_not_object")
+				}
 				return
 			}
 			decisions[i] = wire.Decision{Type: "edit", EditedAction: &wire.EditedAction{Name: act.Name, Args: args}}
@@ -187,9 +239,9 @@ func (v *ApprovalView) send(ctx app.Context, e app.Event) {
 		}
 	}
 	if err := state.CheckDecisions(a, decisions); err != nil {
-		v.errMsg = err.Error()
+		v.invalid = err.Error()
 		return
 	}
-	v.sending, v.errMsg = true, ""
+	v.invalid = ""
 	ctx.NewActionWithValue(ActionDecide, DecideCommand{Key: a.ApprovalKey, Decisions: decisions})
 }

@@ -13,7 +13,7 @@ func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
 // Chart draws a bar chart in SVG: a baseline at zero, a value axis with
 // three ticks, each bar labelled, and a hover title with its exact value.
-func Chart(title string, labels []string, values []float64) app.UI {
+func Chart(title string, labels []string, values []float64, s Settings) app.UI {
 	const (
 		w, h           = 480.0, 220.0
 		left, right    = 48.0, 12.0
@@ -61,7 +61,7 @@ func Chart(title string, labels []string, values []float64) app.UI {
 	}
 	parts = append(parts, svg("line").Class("chart-axis").Attr("x1", f(left)).Attr("x2", f(w-right)).Attr("y1", f(y(0))).Attr("y2", f(y(0))))
 	if title == "" {
-		title = T("chart.title")
+		title = s.T("chart.title")
 	}
 	return svg("svg").Class("chart").Attr("viewBox", "0 0 480 220").Attr("role", "img").Attr("aria-label", title).Body(parts...)
 }

@@ -1,13 +1,23 @@
 package components
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Composer is the message box: Enter sends, Shift+Enter starts a new line
 // (and Enter while an input method composes does nothing); while the agent
-// runs, a Stop button shows.
+// runs, a Stop button shows. A message is cleared as it is sent; when the
+// controller hands it back (Draft: it was refused), it returns to an empty
+// box.
 type Composer struct {
 	app.Compo
-	Running bool
+	Settings Settings
+	Running  bool
+	Draft    Draft
+
+	restored int // the Draft.Seq last put back
 }
 
 const composerID = "composer-input"
@@ -35,21 +45,36 @@ func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
 	c.send(ctx)
 }
 
+// OnUpdate puts a refused message back, unless something new was typed.
+func (c *Composer) OnUpdate(ctx app.Context) {
+	if c.Draft.Seq == c.restored {
+		return
+	}
+	c.restored = c.Draft.Seq
+	box := app.Window().GetElementByID(composerID)
+	if box.Truthy() && strings.TrimSpace(box.Get("value").String()) == "" {
+		box.Set("value", c.Draft.Text)
+	}
+}
+
 func (c *Composer) Render() app.UI {
+	s := c.Settings
 	return app.Form().Class("composer").OnSubmit(func(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		c.send(ctx)
 	}).Body(
-		app.Label().For(composerID).Class("sr-only").Text(T("composer.label")),
+		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
 		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
-			Placeholder(T("composer.placeholder")).OnKeyDown(c.onKeyDown),
+			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown),
 		app.If(c.Running, func() app.UI {
 			return app.Button().Type("button").Class("stop").DataSet("testid", "stop").
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionStop) }).Body(
 				app.Span().Class("stop-icon").Aria("hidden", true),
-				app.Span().Text(T("composer.stop")),
+				app.Span().Class("btn-label").Text(s.T("composer.stop")),
 			)
 		}),
-		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Text(T("composer.send")),
+		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Body(
+			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
+		),
 	)
 }

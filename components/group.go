@@ -18,8 +18,10 @@ const CollapseDelay = 300 * time.Millisecond
 // toggles it at any time.
 type GroupView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	Forms    Forms // of its steps
 
 	key         int
 	expanded    bool
@@ -75,7 +77,7 @@ func (v *GroupView) Render() app.UI {
 	}
 	title := g.Title()
 	if title == "" {
-		title = T("group.working")
+		title = v.Settings.T("group.working")
 	}
 	bodyID := domID("group", v.Item)
 
@@ -92,7 +94,7 @@ func (v *GroupView) Render() app.UI {
 			if i < first {
 				cls += " step-hidden"
 			}
-			steps = append(steps, app.Div().Class(cls).Body(itemBody(st)))
+			steps = append(steps, app.Div().Class(cls).Body(itemBody(st, v.Settings, v.Forms)))
 		}
 	}
 	return app.Div().Class("item group "+stateName).DataSet("kind", "group").DataSet("state", stateName).Body(
@@ -108,7 +110,7 @@ func (v *GroupView) Render() app.UI {
 			return app.Div().ID(bodyID).Class("group-body").Body(
 				app.Div().Class("steps").Body(steps...),
 				app.If(!running, func() app.UI {
-					return app.Div().Class("group-done").DataSet("testid", "group-done").Text(T("group.done"))
+					return app.Div().Class("group-done").DataSet("testid", "group-done").Text(v.Settings.T("group.done"))
 				}),
 			)
 		}),

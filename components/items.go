@@ -2,95 +2,99 @@ package components
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/state"
 )
 
-// Settings are what the components need to know of the configuration.
-type Settings struct {
-	AgentName      string
-	FaviconService string // "" turns favicon fallbacks off
-}
-
-// settings is set once at start-up (SetSettings).
-var settings = Settings{AgentName: "Stepwise", FaviconService: state.DefaultFaviconService}
-
-// SetSettings replaces the components' settings.
-func SetSettings(s Settings) {
-	if s.AgentName == "" {
-		s.AgentName = "Stepwise"
-	}
-	settings = s
-}
-
 // ItemView draws one item. It re-renders only when Rev changes: the store
 // bumps an item's Rev whenever it (or a step of its group) changes.
 type ItemView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	Forms    Forms  // of the item, or of its group's steps
+	Copied   string // its copy button that just copied, if any
 }
 
 // Render draws the item, with the brand header above the first assistant
 // item of a turn.
 func (v *ItemView) Render() app.UI {
-	body := itemBody(v.Item)
+	var body app.UI
+	if v.Item.Kind == state.KindText {
+		body = textItem(v.Item, v.Settings, v.Copied)
+	} else {
+		body = itemBody(v.Item, v.Settings, v.Forms)
+	}
+	if u := v.Item.Usage; u != nil {
+		body = app.Div().Class("turn-end").Body(body, usageLine(u, v.Settings.Locale))
+	}
 	if !v.Item.Brand {
 		return body
 	}
-	return app.Div().Class("turn-start").Body(brandHeader(), body)
+	return app.Div().Class("turn-start").Body(brandHeader(v.Settings), body)
 }
 
-func brandHeader() app.UI {
+func brandHeader(s Settings) app.UI {
 	return app.Div().Class("brand").Body(
-		app.Img().Src("/web/logo.svg").Alt("").Class("brand-logo").Width(24).Height(24),
-		app.Span().Class("brand-name").Text(settings.AgentName),
+		decorative(app.Img().Src("/web/logo.svg").Class("brand-logo").Width(24).Height(24)),
+		app.Span().Class("brand-name").Text(s.agentName()),
 	)
 }
 
-// itemBody draws an item by kind; steps of groups use it too.
-func itemBody(it *state.Item) app.UI {
+// itemBody draws an item by kind; steps of groups use it too. forms holds
+// the state of the item's form, or of its steps' for a group.
+func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 	switch it.Kind {
 	case state.KindUser:
 		return app.Div().Class("item user").DataSet("kind", "user").Body(
 			app.Div().Class("bubble").Text(it.Text),
 		)
 	case state.KindText:
-		cls := "item text"
-		if it.Final {
-			cls += " final"
-		}
-		return app.Div().Class(cls).DataSet("kind", "text").Body(Markdown(it.Text)...)
+		return textItem(it, s, "")
 	case state.KindThinking:
-		return &ThinkingView{Item: it, Rev: it.Rev}
+		if it.Redacted {
+			return redactedThinkingView(s)
+		}
+		return &ThinkingView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindTool:
-		return &ToolView{Item: it, Rev: it.Rev}
+		return &ToolView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindGroup:
-		return &GroupView{Item: it, Rev: it.Rev}
+		return &GroupView{Item: it, Rev: it.Rev, Settings: s, Forms: forms}
 	case state.KindQuestion:
-		return &QuestionView{Item: it, Rev: it.Rev}
+		return &QuestionView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Question.ApprovalKey]}
 	case state.KindApproval:
-		return &ApprovalView{Item: it, Rev: it.Rev}
+		return &ApprovalView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Approval.ApprovalKey]}
 	case state.KindActivity:
-		return &ActivityView{Item: it, Rev: it.Rev}
+		return &ActivityView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindError:
 		text := it.Text
-		if text == "" {
-			text = T("error.generic")
+		switch {
+		case it.ErrorType == "agent_restarted":
+			text = s.T("error.agent_restarted")
+		case text == "":
+			text = s.T("error.generic")
 		}
-		return app.Div().Class("item error").DataSet("kind", "error").Attr("role", "alert").Body(
+		// No role="alert": the status region says the run failed, once.
+		return app.Div().Class("item error").DataSet("kind", "error").Body(
 			app.Span().Class("error-icon").Aria("hidden", true).Text("⚠"),
 			app.Span().Text(text),
 		)
 	case state.KindStopped:
 		return app.Div().Class("item stopped").DataSet("kind", "stopped").Body(
 			app.Span().Class("stopped-icon").Aria("hidden", true).Text("■"),
-			app.Span().Text(T("stopped")),
+			app.Span().Text(s.T("stopped")),
 		)
+	case state.KindNotice:
+		return noticeView(it, s)
+	case state.KindForm:
+		return &FormView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Form.ApprovalKey]}
 	default:
-		return &UnknownView{Item: it, Rev: it.Rev}
+		return &UnknownView{Item: it, Rev: it.Rev, Settings: s}
 	}
 }
 
@@ -123,9 +127,10 @@ func domID(prefix string, it *state.Item) string {
 // ThinkingView is a dimmed, collapsible thinking item.
 type ThinkingView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
-	d    Disclosure
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	d        Disclosure
 }
 
 func (v *ThinkingView) Render() app.UI {
@@ -134,7 +139,7 @@ func (v *ThinkingView) Render() app.UI {
 	return app.Div().Class("item thinking").DataSet("kind", "thinking").Body(
 		v.d.button("disclosure", id,
 			app.Span().Class("chevron").Aria("hidden", true),
-			app.Span().Class("thinking-title").Text(T("thinking.title")),
+			app.Span().Class("thinking-title").Text(v.Settings.T("thinking.title")),
 			app.If(!v.d.open, func() app.UI {
 				return app.Span().Class("preview").Text(firstLine(v.Item.Text, 90))
 			}),
@@ -149,14 +154,18 @@ func (v *ThinkingView) Render() app.UI {
 // time, and its content collapsed underneath.
 type ActivityView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
-	d    Disclosure
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	d        Disclosure
 }
 
 func (v *ActivityView) Render() app.UI {
 	v.d.sync(v.Item, false)
 	a := v.Item.Activity
+	if a.Type == "file" {
+		return fileView(v.Item, v.Settings)
+	}
 	id := domID("activity", v.Item)
 	hasBody := v.Item.Text != ""
 	return app.Div().Class("item activity").DataSet("kind", "activity").DataSet("activity-type", a.Type).Body(
@@ -174,51 +183,55 @@ func (v *ActivityView) Render() app.UI {
 	)
 }
 
+// fileView is a file an AI SDK route sent (its Text is the URL, its Name
+// the media type): an image is shown when it is one and its URL is http,
+// https or a data URL of an image; anything else is a link, when its URL
+// is a web one, else just named.
+func fileView(it *state.Item, s Settings) app.UI {
+	url, mediaType := it.Text, it.Activity.Name
+	root := app.Div().Class("item activity file").DataSet("kind", "activity").DataSet("activity-type", "file")
+	isImage := strings.HasPrefix(mediaType, "image/")
+	dataImage := strings.HasPrefix(url, "data:image/") && !strings.HasPrefix(url, "data:image/svg")
+	if isImage && (state.IsWebURL(url) || dataImage) {
+		return root.Body(app.Img().Class("file-image").Src(url).Alt(s.T("file.image")).Attr("loading", "lazy"))
+	}
+	label := s.T("file.open", mediaType)
+	if state.IsWebURL(url) {
+		return root.Body(app.A().Href(url).Target("_blank").Rel("noopener noreferrer").Text("📎 " + label))
+	}
+	return root.Body(app.Span().Text("📎 " + label))
+}
+
 // UnknownView is a block of a type this client does not know: a generic
 // collapsed item, never raw JSON in the answer.
 type UnknownView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
 }
 
 func (v *UnknownView) Render() app.UI {
 	return app.Div().Class("item unknown").DataSet("kind", "unknown").Body(
 		app.Span().Class("unknown-icon").Aria("hidden", true).Text("◇"),
-		app.Span().Text(T("unknown.title", v.Item.BlockType)),
+		app.Span().Text(v.Settings.T("unknown.title", v.Item.BlockType)),
 	)
 }
 
 // firstLine is the start of text's first non-empty line, cut to max runes.
 func firstLine(text string, max int) string {
-	start := 0
-	for start < len(text) && (text[start] == '\n' || text[start] == ' ') {
-		start++
+	line, _, _ := strings.Cut(strings.TrimLeft(text, "\n "), "\n")
+	if utf8.RuneCountInString(line) > max {
+		return string([]rune(line)[:max]) + "…"
 	}
-	end := start
-	for end < len(text) && text[end] != '\n' {
-		end++
-	}
-	line := []rune(text[start:end])
-	if len(line) > max {
-		return string(line[:max]) + "…"
-	}
-	return string(line)
+	return line
 }
 
-// shortTime shows the clock time of an ISO 8601 timestamp.
+// shortTime shows the clock time (hh:mm) of an ISO 8601 timestamp, as the
+// backend wrote it: no time zone conversion.
 func shortTime(ts string) string {
-	if i := indexByte(ts, 'T'); i >= 0 && len(ts) >= i+6 {
-		return ts[i+1 : i+6]
+	if _, clock, ok := strings.Cut(ts, "T"); ok && len(clock) >= 5 {
+		return clock[:5]
 	}
 	return ts
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }

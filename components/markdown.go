@@ -2,6 +2,8 @@ package components
 
 import (
 	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -9,22 +11,184 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdownParser parses CommonMark with GitHub's tables, strikethrough,
 // task lists and autolinks. Its AST is turned into go-app elements: backend
 // text never becomes HTML markup, so raw HTML in it shows as text.
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+// Math spans ($…$, $$…$$, \(…\), \[…\]) are nodes of their own (math.go).
+var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
 
 // Markdown renders src as elements.
 func Markdown(src string) []app.UI {
-	b := []byte(src)
-	doc := markdownParser.Parse(text.NewReader(b))
-	return mdChildren(doc, b)
+	return MarkdownWithMarks(src, nil)
 }
 
-func mdChildren(n ast.Node, src []byte) []app.UI {
+// Mark is an element placed in rendered Markdown right after the source
+// text that ends at byte offset At: a citation marker after its passage.
+type Mark struct {
+	At int
+	UI app.UI
+}
+
+// MarkdownWithMarks renders src as elements with marks inserted. A mark
+// goes right after the last character of text that comes before its offset
+// in the source, in that text's element (inside the paragraph, the
+// emphasis, the list item or the table cell it ends); where that text is a
+// link or code, right after the link or code, which never holds a mark.
+// Marks at the same place keep their order.
+func MarkdownWithMarks(src string, marks []Mark) []app.UI {
+	return renderMarkdown(src, marks, nil)
+}
+
+// mdCopy gives an answer's code blocks their copy buttons.
+type mdCopy struct {
+	item   int    // the answer's item key
+	copied string // the copy button that just copied
+	tr     translator
+}
+
+// renderMarkdown is MarkdownWithMarks with copy buttons on code blocks
+// when cp is not nil.
+func renderMarkdown(src string, marks []Mark, cp *mdCopy) []app.UI {
+	b := []byte(src)
+	doc := markdownParser.Parse(text.NewReader(b))
+	r := &mdRenderer{src: b, copy: cp}
+	r.anchor(doc, marks)
+	out := r.children(doc)
+	for _, m := range r.unplaced {
+		out = append(out, m.UI)
+	}
+	return out
+}
+
+// mdRenderer turns a goldmark AST into go-app elements.
+type mdRenderer struct {
+	src []byte
+	// marks maps a text node (or a node that takes no mark inside, like a
+	// link) to the marks that follow it, each with its split point in the
+	// source.
+	marks    map[ast.Node][]placedMark
+	unplaced []Mark // marks with no text at all to follow
+
+	lastHeading int // the level of the last heading element drawn, 0 before any
+	copy        *mdCopy
+	codeBlocks  int // code blocks drawn so far: the next one's number
+}
+
+type placedMark struct {
+	split int // source offset where the node's text is cut for the mark
+	ui    app.UI
+}
+
+// closed reports whether n is rendered whole, never holding a mark: code,
+// whose text must stay as it is, and links, which cannot nest a link.
+func closed(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.CodeSpan, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock,
+		*ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML, *mathNode:
+		return true
+	}
+	return false
+}
+
+// span is a stretch of rendered source text, in document order.
+type span struct {
+	node        ast.Node
+	start, stop int
+}
+
+// anchor finds, for each mark, the text it follows: the last span that
+// starts before the mark's offset.
+func (r *mdRenderer) anchor(doc ast.Node, marks []Mark) {
+	if len(marks) == 0 {
+		return
+	}
+	var spans []span
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if closed(n) {
+			if lo, hi, ok := r.sourceRange(n); ok {
+				spans = append(spans, span{n, lo, hi})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		if t, ok := n.(*ast.Text); ok {
+			spans = append(spans, span{t, t.Segment.Start, t.Segment.Stop})
+		}
+		return ast.WalkContinue, nil
+	})
+	r.marks = make(map[ast.Node][]placedMark)
+	for _, m := range marks {
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].start >= m.At }) - 1
+		switch {
+		case len(spans) == 0:
+			r.unplaced = append(r.unplaced, m)
+		case i < 0: // before any text: ahead of the first
+			r.marks[spans[0].node] = append(r.marks[spans[0].node], placedMark{spans[0].start, m.UI})
+		default:
+			sp := spans[i]
+			split := min(m.At, sp.stop)
+			if closed(sp.node) {
+				split = sp.stop
+			}
+			r.marks[sp.node] = append(r.marks[sp.node], placedMark{split, m.UI})
+		}
+	}
+	for _, pm := range r.marks {
+		sort.SliceStable(pm, func(i, j int) bool { return pm[i].split < pm[j].split })
+	}
+}
+
+// sourceRange is the stretch of source a node's text comes from.
+func (r *mdRenderer) sourceRange(n ast.Node) (lo, hi int, ok bool) {
+	if al, isAuto := n.(*ast.AutoLink); isAuto {
+		// An autolink keeps its text out of the tree; its label is a slice
+		// of the source, whose position its capacity tells.
+		label := al.Label(r.src)
+		if start := cap(r.src) - cap(label); len(label) > 0 && start >= 0 && start+len(label) <= len(r.src) && string(r.src[start:start+len(label)]) == string(label) {
+			return start, start + len(label), true
+		}
+		return 0, 0, false
+	}
+	lo, hi = -1, -1
+	grow := func(a, b int) {
+		if lo < 0 || a < lo {
+			lo = a
+		}
+		if b > hi {
+			hi = b
+		}
+	}
+	if n.Type() == ast.TypeBlock {
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			grow(seg.Start, seg.Stop)
+		}
+	}
+	if raw, isRaw := n.(*ast.RawHTML); isRaw {
+		for i := 0; i < raw.Segments.Len(); i++ {
+			seg := raw.Segments.At(i)
+			grow(seg.Start, seg.Stop)
+		}
+	}
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, isText := c.(*ast.Text); entering && isText {
+			grow(t.Segment.Start, t.Segment.Stop)
+		}
+		return ast.WalkContinue, nil
+	})
+	return lo, hi, lo >= 0
+}
+
+func (r *mdRenderer) children(n ast.Node) []app.UI {
 	var out []app.UI
 	var pending strings.Builder // adjacent text runs join into one text node
 	flush := func() {
@@ -33,10 +197,27 @@ func mdChildren(n ast.Node, src []byte) []app.UI {
 			pending.Reset()
 		}
 	}
+	// after adds the marks that follow a closed node.
+	after := func(c ast.Node) {
+		if pm := r.marks[c]; len(pm) > 0 {
+			flush()
+			for _, m := range pm {
+				out = append(out, m.ui)
+			}
+		}
+	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch t := c.(type) {
 		case *ast.Text:
-			pending.Write(t.Segment.Value(src))
+			seg := t.Segment
+			from := seg.Start
+			for _, m := range r.marks[t] {
+				pending.Write(r.src[from:max(from, m.split)])
+				from = max(from, m.split)
+				flush()
+				out = append(out, m.ui)
+			}
+			pending.Write(r.src[from:seg.Stop])
 			switch {
 			case t.HardLineBreak():
 				flush()
@@ -51,21 +232,24 @@ func mdChildren(n ast.Node, src []byte) []app.UI {
 		case *ast.RawHTML:
 			for i := 0; i < t.Segments.Len(); i++ {
 				seg := t.Segments.At(i)
-				pending.Write(seg.Value(src))
+				pending.Write(seg.Value(r.src))
 			}
+			after(c)
 			continue
 		}
 		flush()
-		if ui := mdNode(c, src); ui != nil {
+		if ui := r.node(c); ui != nil {
 			out = append(out, ui)
 		}
+		after(c)
 	}
 	flush()
 	return out
 }
 
-func mdNode(n ast.Node, src []byte) app.UI {
-	kids := func() []app.UI { return mdChildren(n, src) }
+func (r *mdRenderer) node(n ast.Node) app.UI {
+	src := r.src
+	kids := func() []app.UI { return r.children(n) }
 	switch t := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
 		if _, tight := n.(*ast.TextBlock); tight {
@@ -73,13 +257,27 @@ func mdNode(n ast.Node, src []byte) app.UI {
 		}
 		return app.P().Body(kids()...)
 	case *ast.Heading:
-		switch t.Level {
-		case 1:
-			return app.H2().Class("md-h1").Body(kids()...)
+		// The page's own h1 is the agent's name: an answer's headings start
+		// at h2 and never skip a level on the way down (a "###" right after
+		// a "#" is an h3), whatever the model wrote; their look follows the
+		// source's level.
+		level := min(t.Level+1, r.lastHeading+1, 6)
+		if r.lastHeading == 0 {
+			level = 2
+		}
+		r.lastHeading = level
+		class := "md-h" + strconv.Itoa(min(t.Level, 3))
+		switch level {
 		case 2:
-			return app.H3().Class("md-h2").Body(kids()...)
+			return app.H2().Class(class).Body(kids()...)
+		case 3:
+			return app.H3().Class(class).Body(kids()...)
+		case 4:
+			return app.H4().Class(class).Body(kids()...)
+		case 5:
+			return app.H5().Class(class).Body(kids()...)
 		default:
-			return app.H4().Class("md-h3").Body(kids()...)
+			return app.H6().Class(class).Body(kids()...)
 		}
 	case *ast.ThematicBreak:
 		return app.Hr()
@@ -106,13 +304,28 @@ func mdNode(n ast.Node, src []byte) app.UI {
 		if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
 			b.Write(hb.ClosureLine.Value(src))
 		}
-		code := app.Code().Text(strings.TrimSuffix(b.String(), "\n"))
+		source := strings.TrimSuffix(b.String(), "\n")
+		lang := ""
 		if f, ok := n.(*ast.FencedCodeBlock); ok {
-			if l := string(f.Language(src)); l != "" {
-				code = code.Class("language-" + sanitizeClass(l))
-			}
+			lang = string(f.Language(src))
 		}
-		return app.Pre().Class("md-code").Body(code)
+		code := app.Code().Body(highlight(lang, source)...)
+		if lang != "" {
+			code = code.Class("language-" + sanitizeClass(lang))
+		}
+		pre := app.Pre().Class("md-code").Body(code)
+		if _, isHTML := n.(*ast.HTMLBlock); isHTML || r.copy == nil {
+			return pre
+		}
+		id := codeCopyID(r.copy.item, r.codeBlocks)
+		r.codeBlocks++
+		return app.Div().Class("md-codeblock").Body(
+			app.Div().Class("md-code-head").Body(
+				app.Span().Class("md-code-lang").Text(lang),
+				copyButton(id, source, "copy.code", r.copy.copied, r.copy.tr),
+			),
+			pre,
+		)
 	case *ast.CodeSpan:
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -146,21 +359,23 @@ func mdNode(n ast.Node, src []byte) app.UI {
 			alt = []app.UI{app.Text(string(t.Destination))}
 		}
 		return mdLink(string(t.Destination), string(t.Title), alt)
+	case *mathNode:
+		return mathUI(t)
 	case *east.TaskCheckBox:
 		return app.Input().Type("checkbox").Checked(t.IsChecked).Disabled(true).Class("md-task")
 	case *east.Table:
-		return mdTable(t, src)
+		return r.table(t)
 	}
 	// Anything else keeps its text.
 	return app.Span().Body(kids()...)
 }
 
-func mdTable(t *east.Table, src []byte) app.UI {
+func (r *mdRenderer) table(t *east.Table) app.UI {
 	var head, body []app.UI
-	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		_, isHeader := r.(*east.TableHeader)
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		_, isHeader := row.(*east.TableHeader)
 		var cells []app.UI
-		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
 			cell, ok := c.(*east.TableCell)
 			if !ok {
 				continue
@@ -174,7 +389,7 @@ func mdTable(t *east.Table, src []byte) app.UI {
 			case east.AlignCenter:
 				align = "center"
 			}
-			content := mdChildren(cell, src)
+			content := r.children(cell)
 			if isHeader {
 				th := app.Th().Attr("scope", "col").Body(content...)
 				if align != "" {

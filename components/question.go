@@ -2,6 +2,9 @@ package components
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -10,19 +13,31 @@ import (
 )
 
 // QuestionView is an ask_user_question form (PROTOCOL.md section 5). It
-// stands outside groups, counts down its timeout, sends one approval frame
-// with the answers, and turns read-only once answered or expired.
+// stands outside groups, counts down its timeout, raises one answer, and
+// turns read-only once answered or expired. Whether its answer is on the
+// way or was refused comes from the controller (Form); the form keeps only
+// what the user is choosing.
 type QuestionView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	Form     FormState
 
 	key     string
 	choices []state.Choice
-	sent    bool
-	errMsg  string
+	invalid string // why the choices cannot be sent, until they change
+	mounted time.Time
 	now     time.Time
 	ticking bool
+}
+
+// answerErrorKeys explain each state.AnswerError reason.
+var answerErrorKeys = map[string]string{
+	"unanswered":      "question.err.unanswered",
+	"empty_free_text": "question.err.empty_free_text",
+	"too_many":        "question.err.too_many",
+	"bad_option":      "question.err.bad_option",
 }
 
 func (v *QuestionView) sync() {
@@ -30,9 +45,12 @@ func (v *QuestionView) sync() {
 	if v.key != q.ApprovalKey || len(v.choices) != len(q.Questions) {
 		v.key = q.ApprovalKey
 		v.choices = make([]state.Choice, len(q.Questions))
-		v.sent, v.errMsg = false, ""
+		v.invalid, v.mounted = "", time.Now()
 	}
 }
+
+// sending is true while the answer is on its way: the form is read-only.
+func (v *QuestionView) sending() bool { return v.Form.Sending }
 
 func (v *QuestionView) OnMount(ctx app.Context) {
 	v.sync()
@@ -62,7 +80,7 @@ func (v *QuestionView) tick(ctx app.Context) {
 }
 
 func (v *QuestionView) inputID(qi, oi int) string {
-	return domID("q", v.Item) + "-" + itoa(qi) + "-" + itoa(oi)
+	return fmt.Sprintf("%s-%d-%d", domID("q", v.Item), qi, oi)
 }
 
 func (v *QuestionView) Render() app.UI {
@@ -77,24 +95,28 @@ func (v *QuestionView) Render() app.UI {
 	if v.now.IsZero() {
 		v.now = time.Now()
 	}
-	left := deadline(q.ApprovalKey, q.CreatedAt, q.TimeoutSeconds).Sub(v.now)
+	shown := v.Form.Shown
+	if shown.IsZero() {
+		shown = v.mounted
+	}
+	left := deadline(q.CreatedAt, shown, q.TimeoutSeconds).Sub(v.now)
 	blocks := make([]app.UI, 0, len(q.Questions)+3)
 	blocks = append(blocks, app.Div().Class("question-head").Body(
 		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
-		app.Span().Class("countdown").Attr("role", "timer").Text(T("question.time_left", formatRemaining(left))),
+		app.Span().Class("countdown").Attr("role", "timer").Text(v.Settings.T("question.time_left", formatRemaining(left))),
 	))
 	for qi := range q.Questions {
 		blocks = append(blocks, v.question(qi))
 	}
-	if v.errMsg != "" {
-		blocks = append(blocks, app.P().Class("form-error").Attr("role", "alert").Text(v.errMsg))
+	if msg := v.errorText(); msg != "" {
+		blocks = append(blocks, app.P().Class("form-error").Attr("role", "alert").DataSet("testid", "form-error").Text(msg))
 	}
-	label := T("question.submit")
-	if v.sent {
-		label = T("question.sending")
+	label := v.Settings.T("question.submit")
+	if v.sending() {
+		label = v.Settings.T("question.sending")
 	}
 	blocks = append(blocks, app.Button().Class("primary").DataSet("testid", "question-submit").
-		Disabled(v.sent).OnClick(v.submit).Text(label))
+		Disabled(v.sending()).OnClick(v.submit).Text(label))
 	return root.Body(blocks...)
 }
 
@@ -109,29 +131,30 @@ func (v *QuestionView) question(qi int) app.UI {
 		app.If(qu.Header != "", func() app.UI { return app.Span().Class("chip").Text(qu.Header) }),
 		app.Span().Class("question-text").Text(qu.Question),
 	)
+	sending := v.sending()
 	if c.Skipped {
 		return app.FieldSet().Class("question-block skipped").Body(
 			legend,
-			app.P().Class("skipped-note").Text(T("question.skipped")),
-			app.Button().Class("link").Disabled(v.sent).OnClick(func(ctx app.Context, e app.Event) {
+			app.P().Class("skipped-note").Text(v.Settings.T("question.skipped")),
+			app.Button().Class("link").Disabled(sending).OnClick(func(ctx app.Context, e app.Event) {
 				v.choices[qi].Skipped = false
-			}, scope).Text(T("question.unskip")),
+			}, scope).Text(v.Settings.T("question.unskip")),
 		)
 	}
 	inputType := "radio"
 	if qu.MultiSelect {
 		inputType = "checkbox"
 	}
-	name := domID("q", v.Item) + "-" + itoa(qi)
+	name := domID("q", v.Item) + "-" + strconv.Itoa(qi)
 	opts := make([]app.UI, 0, len(qu.Options)+1)
 	for oi, o := range qu.Options {
-		selected := contains(c.Selected, oi)
+		selected := slices.Contains(c.Selected, oi)
 		label := o.Label
 		if o.Input && label == "" {
-			label = T("question.other")
+			label = v.Settings.T("question.other")
 		}
 		opts = append(opts, app.Label().Class("option").For(v.inputID(qi, oi)).Body(
-			app.Input().ID(v.inputID(qi, oi)).Type(inputType).Name(name).Checked(selected).Disabled(v.sent).
+			app.Input().ID(v.inputID(qi, oi)).Type(inputType).Name(name).Checked(selected).Disabled(sending).
 				OnChange(func(ctx app.Context, e app.Event) {
 					v.choose(qi, oi, e.Get("target").Get("checked").Bool())
 				}, app.EventScope(v.Item.Key, qi, oi)),
@@ -142,7 +165,7 @@ func (v *QuestionView) question(qi int) app.UI {
 		))
 		if o.Input && selected {
 			opts = append(opts, app.Input().Type("text").Class("free-text").
-				Aria("label", label).Placeholder(T("question.other_input")).Value(c.FreeText).Disabled(v.sent).
+				Aria("label", label).Placeholder(v.Settings.T("question.other_input")).Value(c.FreeText).Disabled(sending).
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.choices[qi].FreeText = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
@@ -152,28 +175,40 @@ func (v *QuestionView) question(qi int) app.UI {
 	return app.FieldSet().Class("question-block").Body(
 		legend,
 		app.Div().Class("options").Body(opts...),
-		app.Button().Class("link skip").DataSet("testid", "question-skip").Disabled(v.sent).
+		app.Button().Class("link skip").DataSet("testid", "question-skip").Disabled(sending).
 			OnClick(func(ctx app.Context, e app.Event) {
 				v.choices[qi].Skipped = true
-				v.errMsg = ""
-			}, scope).Text(T("question.skip")),
+				v.invalid = ""
+			}, scope).Text(v.Settings.T("question.skip")),
 	)
 }
 
 func (v *QuestionView) choose(qi, oi int, checked bool) {
 	c := &v.choices[qi]
+	v.invalid = ""
 	if !v.Item.Question.Questions[qi].MultiSelect {
 		c.Selected = []int{oi}
 		return
 	}
-	c.Selected = remove(c.Selected, oi)
+	c.Selected = slices.DeleteFunc(c.Selected, func(x int) bool { return x == oi })
 	if checked {
 		c.Selected = append(c.Selected, oi)
 	}
 }
 
+// errorText is why the form is not sent: its own check first, then the
+// controller's outcome.
+func (v *QuestionView) errorText() string {
+	if v.invalid != "" {
+		return v.invalid
+	}
+	return v.Form.Error
+}
+
+// submit raises the answers; the controller sends them once, however
+// often it is clicked.
 func (v *QuestionView) submit(ctx app.Context, e app.Event) {
-	if v.sent {
+	if v.sending() {
 		return
 	}
 	q := v.Item.Question
@@ -181,13 +216,13 @@ func (v *QuestionView) submit(ctx app.Context, e app.Event) {
 	if err != nil {
 		var ae *state.AnswerError
 		if errors.As(err, &ae) {
-			v.errMsg = T("question.err."+ae.Reason, ae.Question+1)
+			v.invalid = v.Settings.T(answerErrorKeys[ae.Reason], ae.Question+1)
 		} else {
-			v.errMsg = err.Error()
+			v.invalid = err.Error()
 		}
 		return
 	}
-	v.sent, v.errMsg = true, ""
+	v.invalid = ""
 	ctx.NewActionWithValue(ActionAnswer, AnswerCommand{Key: q.ApprovalKey, Answers: answers})
 }
 
@@ -195,9 +230,9 @@ func (v *QuestionView) submit(ctx app.Context, e app.Event) {
 func (v *QuestionView) resolved() app.UI {
 	q := v.Item.Question
 	rows := make([]app.UI, 0, len(q.Questions)+1)
-	status := T("question.answered")
+	status := v.Settings.T("question.answered")
 	if q.State == state.QuestionExpired {
-		status = T("question.expired")
+		status = v.Settings.T("question.expired")
 	}
 	rows = append(rows, app.Div().Class("question-head").Body(
 		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
@@ -206,7 +241,7 @@ func (v *QuestionView) resolved() app.UI {
 	for _, qu := range q.Questions {
 		answer, ok := q.Answers[qu.Question]
 		if !ok {
-			answer = T("question.no_answer")
+			answer = v.Settings.T("question.no_answer")
 		}
 		rows = append(rows, app.Div().Class("qa").Body(
 			app.Div().Class("qa-question").Text(qu.Question),
@@ -214,25 +249,6 @@ func (v *QuestionView) resolved() app.UI {
 		))
 	}
 	return app.Div().Class("question-resolved").Body(rows...)
-}
-
-func contains(list []int, x int) bool {
-	for _, v := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
-func remove(list []int, x int) []int {
-	out := list[:0]
-	for _, v := range list {
-		if v != x {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // focusByID moves keyboard focus to the element with that id, if any.

@@ -3,13 +3,40 @@ package components
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // Scenarios are the built-in demo scenarios the empty state suggests.
-var Scenarios = []string{"timeline", "parallel", "search", "question", "approval", "markdown", "activity", "error", "long"}
+var Scenarios = []string{"timeline", "parallel", "search", "anthropic", "question", "approval", "markdown", "activity", "error", "long"}
+
+// ScenarioOrder orders the scenario names a server plays: the built-in
+// ones in the order of Scenarios, then the others (-scenarios files) as
+// given. No names (a server that did not say) gives the built-in list.
+func ScenarioOrder(names []string) []string {
+	if len(names) == 0 {
+		return Scenarios
+	}
+	has := map[string]bool{}
+	for _, n := range names {
+		has[n] = true
+	}
+	out := make([]string, 0, len(names))
+	for _, n := range Scenarios {
+		if has[n] {
+			out = append(out, n)
+			delete(has, n)
+		}
+	}
+	for _, n := range names {
+		if has[n] {
+			out = append(out, n)
+			delete(has, n)
+		}
+	}
+	return out
+}
 
 // scenarioButtons lists the scenarios as suggestions: each sends "/NAME",
 // which the demo agent plays.
-func scenarioButtons() []app.UI {
-	out := make([]app.UI, 0, len(Scenarios))
-	for _, s := range Scenarios {
+func scenarioButtons(names []string) []app.UI {
+	out := make([]app.UI, 0, len(names))
+	for _, s := range names {
 		out = append(out, app.Li().Body(
 			app.Button().Type("button").Class("suggestion").DataSet("scenario", s).
 				OnClick(func(ctx app.Context, e app.Event) {

@@ -1,6 +1,8 @@
 package components
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/state"
@@ -16,9 +18,11 @@ const (
 // resizable by dragging its edge or with the arrow keys on it.
 type SourcesPanel struct {
 	app.Compo
-	Groups []state.SourceGroup
-	Count  int
-	Width  int
+	Settings Settings
+	Groups   []state.SourceGroup
+	Count    int
+	Width    int
+	Rev      uint64 // the store's SourcesRev: groups also grow in place
 
 	width    int
 	dragging bool
@@ -37,22 +41,22 @@ func (p *SourcesPanel) Render() app.UI {
 	groups := make([]app.UI, 0, len(p.Groups))
 	for _, g := range p.Groups {
 		groups = append(groups, app.Section().Class("sources-group").DataSet("testid", "sources-group").Body(
-			app.H3().Class("sources-query").Text("🔍 "+g.Query),
+			app.H3().Class("sources-query").Text(sourceGroupTitle(g, p.Settings)),
 			sourceList(g.Sources),
 		))
 	}
 	if len(groups) == 0 {
-		groups = append(groups, app.P().Class("sources-empty").Text(T("sources.empty")))
+		groups = append(groups, app.P().Class("sources-empty").Text(p.Settings.T("sources.empty")))
 	}
 	return app.Aside().ID("sources-panel").Class("sources-panel").DataSet("testid", "sources-panel").
-		Aria("label", T("sources.title")).Style("width", itoa(p.width)+"px").Body(
+		Aria("label", p.Settings.T("sources.title")).Style("width", strconv.Itoa(p.width)+"px").Body(
 		app.Div().Class("resize-handle").Attr("role", "separator").Attr("tabindex", "0").
-			Aria("orientation", "vertical").Aria("label", T("sources.resize")).
+			Aria("orientation", "vertical").Aria("label", p.Settings.T("sources.resize")).
 			Aria("valuemin", MinSourcesWidth).Aria("valuemax", MaxSourcesWidth).Aria("valuenow", p.width).
 			On("pointerdown", p.dragStart).On("pointermove", p.dragMove).On("pointerup", p.dragEnd).
 			OnKeyDown(p.key),
 		app.Div().Class("sources-head").Body(
-			app.H2().Text(T("sources.title")),
+			app.H2().Text(p.Settings.T("sources.title")),
 		),
 		app.Div().Class("sources-body").Body(groups...),
 	)

@@ -14,9 +14,10 @@ import (
 // sources shows as the inline search block instead.
 type ToolView struct {
 	app.Compo
-	Item *state.Item
-	Rev  uint64
-	d    Disclosure
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	d        Disclosure
 }
 
 func (v *ToolView) Render() app.UI {
@@ -24,22 +25,28 @@ func (v *ToolView) Render() app.UI {
 	t := v.Item.Tool
 	root := app.Div().Class("item tool status-"+string(t.Status)).
 		DataSet("kind", "tool").DataSet("tool-id", t.ID).DataSet("status", string(t.Status))
-	if search, ok := state.SearchResultsOf(t, settings.FaviconService); ok {
+	if search, ok := state.SearchResultsOf(t, v.Settings.FaviconService); ok {
 		return root.Body(v.search(search))
 	}
 	id := domID("tool", v.Item)
-	label := t.Label
-	if label == "" {
-		label = t.Name
-	}
+	label := toolLabel(t, v.Settings)
 	return root.Body(
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(label),
-			app.Span().Class("sr-only").Text(", "+T("status."+string(t.Status))),
+			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKeys[t.Status])),
 		),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
 	)
+}
+
+// toolStatusKeys name each tool status for screen readers.
+var toolStatusKeys = map[state.ToolStatus]string{
+	state.ToolActive:      "status.active",
+	state.ToolAwaiting:    "status.awaiting",
+	state.ToolDone:        "status.done",
+	state.ToolError:       "status.error",
+	state.ToolInterrupted: "status.interrupted",
 }
 
 func statusDot(s state.ToolStatus) app.UI {
@@ -55,17 +62,17 @@ func (v *ToolView) details(id string) app.UI {
 			cls += " is-error"
 		}
 		response = app.Div().Class("tool-section").Body(
-			app.Div().Class("tool-section-title").Text(T("tool.response")),
-			app.Pre().Class(cls).Text(*t.Result),
+			app.Div().Class("tool-section-title").Text(v.Settings.T("tool.response")),
+			app.Pre().Class(cls).Text(toolResponse(t, v.Settings)),
 		)
 	}
 	return app.Div().ID(id).Class("tool-details").Body(
 		app.Div().Class("tool-section").Body(
-			app.Div().Class("tool-section-title").Text(T("tool.request")),
-			app.Pre().Class("tool-request").Text(state.IndentJSON(t.Input)),
+			app.Div().Class("tool-section-title").Text(v.Settings.T("tool.request")),
+			toolRequest(t, v.Settings),
 		),
 		response,
-		artifactView(t.Artifact),
+		artifactView(t.Artifact, v.Settings),
 	)
 }
 
@@ -76,8 +83,8 @@ func (v *ToolView) search(g state.SourceGroup) app.UI {
 	return app.Div().Class("web-search").Body(
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
-			app.Span().Class("tool-label").Text(T("search.title")),
-			app.Span().Class("search-count").Text("["+T("search.results", len(g.Sources))+"]"),
+			app.Span().Class("tool-label").Text(v.Settings.T("search.title")),
+			app.Span().Class("search-count").Text("["+v.Settings.N("search.results", len(g.Sources))+"]"),
 		).DataSet("testid", "web-search"),
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("search-results").Body(
@@ -98,8 +105,8 @@ func sourceList(sources []state.Source) app.UI {
 		}
 		var icon app.UI = app.Span().Class("favicon favicon-none").Aria("hidden", true)
 		if state.IsWebURL(s.Favicon) {
-			icon = app.Img().Class("favicon").Src(s.Favicon).Alt("").Width(16).Height(16).
-				Attr("loading", "lazy").Attr("referrerpolicy", "no-referrer")
+			icon = decorative(app.Img().Class("favicon").Src(s.Favicon).Width(16).Height(16).
+				Attr("loading", "lazy").Attr("referrerpolicy", "no-referrer"))
 		}
 		var link app.UI = app.Span().Class("source-title").Text(title)
 		if state.IsWebURL(s.URL) {
@@ -109,7 +116,7 @@ func sourceList(sources []state.Source) app.UI {
 			icon,
 			app.Div().Class("source-text").Body(
 				link,
-				app.Span().Class("source-domain").Text(s.Domain),
+				app.Span().Class("source-domain").Text(sourceMeta(s)),
 				app.If(s.Snippet != "", func() app.UI { return app.P().Class("source-snippet").Text(s.Snippet) }),
 			),
 		))
@@ -118,7 +125,7 @@ func sourceList(sources []state.Source) app.UI {
 }
 
 // artifactView draws a tool's artifact: a chart, or formatted JSON.
-func artifactView(raw json.RawMessage) app.UI {
+func artifactView(raw json.RawMessage, s Settings) app.UI {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -132,12 +139,12 @@ func artifactView(raw json.RawMessage) app.UI {
 	}
 	if json.Unmarshal(raw, &chart) == nil && chart.Type == "chart" && len(chart.Data.Values) > 0 {
 		return app.Div().Class("tool-section").Body(
-			app.Div().Class("tool-section-title").Text(T("chart.title")),
-			Chart(chart.Title, chart.Data.Labels, chart.Data.Values),
+			app.Div().Class("tool-section-title").Text(s.T("chart.title")),
+			Chart(chart.Title, chart.Data.Labels, chart.Data.Values, s),
 		)
 	}
 	return app.Div().Class("tool-section").Body(
-		app.Div().Class("tool-section-title").Text(T("artifact.title")),
+		app.Div().Class("tool-section-title").Text(s.T("artifact.title")),
 		app.Pre().Class("tool-artifact").Text(state.IndentJSON(raw)),
 	)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	client "stepwise/app"
+	"stepwise/server/agentproxy"
 	"stepwise/server/demo"
 	"stepwise/server/site"
 )
@@ -26,7 +27,8 @@ func serve(args []string) int {
 	webDir := fs.String("web", "web", "`directory` of app.wasm and the static assets")
 	frameAncestors := fs.String("frame-ancestors", "", "space-separated `origins` allowed to embed the app (CSP frame-ancestors); '*' allows any")
 	scenarioDir := fs.String("scenarios", "", "`directory` of extra scenario files (*.jsonl) for the demo agent")
-	backend := fs.String("backend", "", "forward /api/ (history, WebSocket, SSE, commands) to this backend `URL` instead of the demo agent")
+	backend := fs.String("backend", "", "forward /api/ (history, WebSocket, SSE, commands) to this backend `URL` instead of the demo agent; with -protocol ag-ui or ai-sdk, the agent's or chat route's endpoint")
+	protocol := fs.String("protocol", "stepwise", "what -backend speaks: stepwise (PROTOCOL.md), ag-ui (an AG-UI agent) or ai-sdk (an AI SDK chat route)")
 	dataFile := fs.String("data", "stepwise.db", "the demo agent's data `file` (bbolt): its sessions survive restarts")
 	maxAge := fs.Duration("max-age", demo.DefaultMaxAge, "delete a demo session unused this `long`")
 	env := map[string]string{}
@@ -48,8 +50,23 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 1
 	}
+	proto, err := agentproxy.ParseProtocol(*protocol)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 2
+	}
+	if proto != agentproxy.Stepwise && *backend == "" {
+		fmt.Fprintln(os.Stderr, "stepwise: -protocol", proto, "needs -backend URL (the agent's endpoint)")
+		return 2
+	}
+	env[client.EnvProtocol] = string(proto)
 	var api http.Handler
-	if *backend != "" {
+	if proto != agentproxy.Stepwise {
+		if api, err = agentproxy.New(proto, *backend); err != nil {
+			fmt.Fprintln(os.Stderr, "stepwise:", err)
+			return 2
+		}
+	} else if *backend != "" {
 		if api, err = site.BackendProxy(*backend); err != nil {
 			fmt.Fprintln(os.Stderr, "stepwise:", err)
 			return 2

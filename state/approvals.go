@@ -199,6 +199,10 @@ func (s *Store) approvalResult(key string, answersRaw, decisionsRaw json.RawMess
 	if it == nil {
 		return false
 	}
+	if it.Form != nil {
+		s.answerForm(it, answersRaw)
+		return true
+	}
 	if it.Question != nil {
 		it.Question.State = QuestionAnswered
 		it.Question.Answers = wire.DecodeAnswers(answersRaw)
@@ -285,6 +289,10 @@ func (s *Store) expire(it *Item, toolStatus ToolStatus) {
 	if it.Question != nil {
 		if it.Question.State == QuestionPending {
 			it.Question.State = QuestionExpired
+		}
+	} else if it.Form != nil {
+		if it.Form.State == QuestionPending {
+			it.Form.State = QuestionExpired
 		}
 	} else if it.Approval.State == ApprovalPending {
 		it.Approval.State = ApprovalExpired

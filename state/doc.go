@@ -32,6 +32,20 @@
 // what is shown: an invalid event is counted ([Store.SkippedCount]) and
 // changes nothing else.
 //
+// # AG-UI and AI SDK
+//
+// ApplyJSON also applies AG-UI events and AI SDK UI message stream chunks
+// (BACKENDS.md sections 2 and 3), recognised per event by their type, so one
+// store (and `stepwise replay`) takes a stream of any of the dialects. Those
+// backends keep no conversation: the store keeps it, built from the events
+// in each protocol's own message format ([Store.AGUIConversation],
+// [Store.UIConversation]), and makes the next request from it
+// ([Store.AGUIRunInput], [Store.UIChatRequest]). Cards are answered with
+// [Store.AnswerCard]; a reload restores a saved conversation with
+// [Store.RestoreAGUI] or [Store.RestoreUI] (then [Store.BeginUIResume] when
+// the route resumes its stream). These client actions make ids with
+// [Options].NewID (random by default); Apply itself stays deterministic.
+//
 // # Ownership and concurrency
 //
 // A Store is not safe for concurrent use. The items it returns are its own

@@ -70,6 +70,23 @@ func checkInvariants(t *testing.T, s *Store) {
 			t.Fatalf("resolved item %d is still pending", p.Key)
 		}
 	}
+	checkCitations := func(it *Item) {
+		prev := 0
+		for _, c := range it.Citations {
+			if it.Kind != KindText || c.N < 1 || c.At < prev || c.At > len(it.Text) {
+				t.Fatalf("item %d has citation %+v (text of %d bytes, previous at %d)", it.Key, c, len(it.Text), prev)
+			}
+			prev = c.At
+		}
+	}
+	for _, it := range s.items {
+		checkCitations(it)
+		if it.Group != nil {
+			for _, st := range it.Group.Steps {
+				checkCitations(st)
+			}
+		}
+	}
 	for it := range s.active {
 		if it.Tool.Status != ToolActive {
 			t.Fatalf("tool %q in the active set is %s", it.Tool.ID, it.Tool.Status)
@@ -109,6 +126,21 @@ func conformanceSeeds(t testing.TB) (streams, histories [][]byte) {
 		streams = append(streams, b.Bytes())
 		if len(c.History) > 0 {
 			histories = append(histories, c.History)
+		}
+	}
+	// The Anthropic transcripts and cases (BACKENDS.md section 1).
+	for _, pattern := range []string{"../server/replay/testdata/*/*.jsonl", "../server/replay/testdata/*/*.history.json"} {
+		files, _ := filepath.Glob(pattern)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if filepath.Ext(f) == ".jsonl" {
+				streams = append(streams, data)
+			} else {
+				histories = append(histories, data)
+			}
 		}
 	}
 	return streams, histories
@@ -200,6 +232,25 @@ var opTemplates = []string{
 	`{"type":"activity","activity_type":"thought","content":"c"}`,
 	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"widget"}}`,
 	`{"type":"ping","event_id":"%[1]d"}`,
+	// Anthropic-native blocks (BACKENDS.md section 1).
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"text","text":"c","citations":[]}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"text","text":"d","citations":[{"type":"char_location","document_index":%[2]s,"document_title":"D","cited_text":"x"}]}}`,
+	`{"type":"content_block_delta","index":%[1]d,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","url":"https://e.x/%[2]s","title":"T","cited_text":"c"}}}`,
+	`{"type":"content_block_delta","index":%[1]d,"delta":{"type":"citations_delta","citation":{"type":"strange_location"}}}`,
+	`{"type":"content_block_delta","index":%[1]d,"delta":{"type":"citations_delta","citation":7}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"server_tool_use","id":"t%[2]s","name":"web_search","input":{}}}`,
+	`{"type":"content_block_delta","index":%[1]d,"delta":{"type":"input_json_delta","partial_json":"{"query":"q%[2]s"}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"web_search_tool_result","tool_use_id":"t%[2]s","content":[{"type":"web_search_result","url":"https://e.x/%[2]s","title":"R","page_age":"1 day ago"}]}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"web_search_tool_result","tool_use_id":"t%[2]s","content":{"type":"web_search_tool_result_error","error_code":"unavailable"}}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"web_fetch_tool_result","tool_use_id":"t%[2]s","content":{"type":"web_fetch_result","url":"https://e.x/f","content":{"type":"document","title":"F"}}}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"mcp_tool_use","id":"t%[2]s","name":"m","server_name":"s","input":{}}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"mcp_tool_result","tool_use_id":"t%[2]s","is_error":true,"content":[{"type":"text","text":"e"}]}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"redacted_thinking","data":"x"}}`,
+	`{"type":"content_block_start","index":%[1]d,"content_block":{"type":"compaction","content":null}}`,
+	`{"type":"message_start","message":{"id":"m","usage":{"input_tokens":%[1]d,"output_tokens":1}}}`,
+	`{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"type":"refusal","explanation":"e"}},"usage":{"output_tokens":%[1]d}}`,
+	`{"type":"message_delta","delta":{"stop_reason":"max_tokens"}}`,
+	`{"type":"error","error":{"type":"overloaded_error","message":"o"}}`,
 }
 
 // FuzzStoreOps applies random sequences of valid-looking events: each pair

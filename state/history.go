@@ -18,6 +18,7 @@ func (s *Store) LoadHistory(h *wire.History) Changes {
 	s.begin()
 	s.status = StatusRunning // settled below, once every tool is in
 	s.brandPending = true
+	s.startTurn()
 	for i := range h.Messages {
 		s.loadMessage(&h.Messages[i])
 	}
@@ -30,6 +31,7 @@ func (s *Store) LoadHistory(h *wire.History) Changes {
 	status := parseStatus(h.AgentStatus)
 	if status != StatusRunning {
 		s.closeGroup(nil) // rule 6
+		s.endTurn()
 	}
 	s.setStatus(status)
 	if id, ok := wire.ParseEventID(h.LastEventID); ok {
@@ -51,6 +53,7 @@ func parseStatus(st string) AgentStatus {
 }
 
 func (s *Store) loadMessage(m *wire.HistoryMessage) {
+	s.lastText = nil // text blocks join only within a message
 	if m.DisplayType == "group_start" {
 		s.openGroup(m.Summary)
 	}
@@ -64,7 +67,14 @@ func (s *Store) loadMessage(m *wire.HistoryMessage) {
 		}
 	default:
 		s.msgType = m.MessageType
+		s.noticed = false
+		if m.Usage != nil {
+			s.commitMessageUsage()
+			s.messageUsage(m.Usage)
+		}
 		s.loadAssistant(m)
+		s.lastText = nil
+		s.stopNotice(m.StopReason, m.StopDetails)
 	}
 	if m.DisplayType == "group_end" || (m.DisplayType == "group_start" && m.GroupClosed) {
 		s.closeGroup(&m.Summary)

@@ -49,9 +49,22 @@ type Item struct {
 	// Brand marks the first assistant item of a turn (REPLAY.md).
 	Brand bool
 
-	Text      string // user, text, thinking, error, activity content
-	Final     bool   // text: is_final
+	Text  string // user, text, thinking, error, activity content
+	Final bool   // text: is_final
+	// ErrorType is an error item's error.type when the backend sent one
+	// (agent_restarted, overloaded_error...), so the page can say it in
+	// the reader's language.
+	ErrorType string
 	Timestamp string // activity-dialect items: when it happened
+
+	// Citations are a text item's cited passages, in the order they came.
+	Citations []Citation
+	// Redacted marks a thinking item whose reasoning the provider encrypted:
+	// its Text is empty and the UI says so.
+	Redacted bool
+	// Usage is set on the last top-level item of a turn that has ended and
+	// reported token counts: the turn's total, shown quietly after it.
+	Usage *Usage
 
 	Tool     *Tool
 	Group    *Group
@@ -60,6 +73,8 @@ type Item struct {
 	Activity *ActivityInfo
 	// BlockType is the unknown block's type (KindUnknown).
 	BlockType string
+	Notice    *Notice   // KindNotice
+	Form      *FormCard // KindForm (backend_kinds.go)
 
 	parent *Item // the group holding this step, nil at top level
 	// titleLabel is the label this step gives its group's title (rule 7):
@@ -92,6 +107,16 @@ type Tool struct {
 	// Result is the result text, nil until a result arrives.
 	Result   *string
 	Artifact json.RawMessage // nil when none
+	// ErrorCode is the error_code of a server tool's error result,
+	// UnknownErrorCode when it sent none (Result then holds an English
+	// sentence for it; the UI translates the code).
+	ErrorCode string
+	// PartialInput is input JSON that never became valid (cut by
+	// max_tokens): Input stays as it was, the UI shows this text instead.
+	PartialInput string
+	// Denied: the user refused to run it (AI SDK tool-output-denied); the
+	// UI says so in its own words.
+	Denied bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta
@@ -188,6 +213,9 @@ type ApprovalCard struct {
 	Actions        []ApprovalAction
 	TimeoutSeconds float64
 	CreatedAt      string
+	// Text is the backend's own question for the card (an AG-UI
+	// interrupt's message), "" when it sends none.
+	Text string
 
 	tools []*Item // the tool each action concerns, nil where none
 }
@@ -198,6 +226,21 @@ type ApprovalAction struct {
 	Args     json.RawMessage
 	Allowed  []string
 	Decision string // "" until decided
+}
+
+// Citation is one citation of a text item (BACKENDS.md section 1).
+type Citation struct {
+	// N is its number: per conversation, in order of first use; a source
+	// (URL, or document) keeps its number.
+	N int
+	// URL is the cited page, "" for a document cited without one. It is as
+	// sent: only http and https URLs may become links.
+	URL       string
+	Title     string
+	CitedText string
+	// At is the byte offset in the item's Text right after the cited
+	// passage.
+	At int
 }
 
 // ActivityInfo is what an activity item shows besides its Text.

@@ -31,6 +31,9 @@ type Options struct {
 	// none: "{domain}" is replaced by the source's domain. Empty turns the
 	// fallback off.
 	FaviconService string
+	// NewID makes the ids of the messages and runs the client creates in
+	// the AG-UI and AI SDK modes (dialect.go); nil means random ids.
+	NewID func() string
 }
 
 // DefaultOptions are the options of PROTOCOL.md's defaults.
@@ -111,6 +114,25 @@ type Store struct {
 
 	sources       []SourceGroup
 	sourcesByTool map[string]int
+	sourcesRev    uint64
+	panelURLs     map[string]bool   // the URLs the panel lists; nil when stale
+	foundBy       map[string]string // URL to the query of the first search that found it
+	citedSources  []Source          // every cited page, to list again after a workspace
+
+	// Anthropic-native state (BACKENDS.md section 1).
+	lastText         *Item          // the text item of the block that ended last, while nothing else came since
+	lastCited        bool           // that block carried citations
+	citeNumber       map[string]int // a cited source's key to its number
+	unkeyedCitations int            // citations with nothing to recognise them by
+	noticed          bool           // the current message already added its stop reason's notice
+	usage            Usage
+	msgUsage         Usage // the current message's usage so far
+	hasUsage         bool
+	turn             *turn // the turn in progress, or nil
+
+	// dialect holds what the AG-UI and AI SDK streams need (dialect.go);
+	// nil until one of their events arrives.
+	dialect *dialectState
 }
 
 // openBlock is a content block between its start and its stop.
@@ -119,6 +141,10 @@ type openBlock struct {
 	item        *Item
 	approvalKey string
 	text        strings.Builder
+	cited       bool // a text block that carries citations
+	// firstCitation is the index in the item's Citations of the block's
+	// first one: a continued item holds earlier passages' too.
+	firstCitation int
 }
 
 // New returns an empty store: no history, agent idle.
@@ -133,6 +159,8 @@ func New(opts Options) *Store {
 		approvals:     make(map[string]*Item),
 		blocks:        make(map[int]*openBlock),
 		sourcesByTool: make(map[string]int),
+		foundBy:       make(map[string]string),
+		citeNumber:    make(map[string]int),
 	}
 }
 
@@ -167,9 +195,15 @@ func (s *Store) Tool(id string) *Item { return s.tools[id] }
 
 // ApplyJSON decodes one frame and applies it. A frame that is not a valid
 // event is counted as skipped; its event_id still counts as seen when it can
-// be read. The store does not keep frame.
+// be read. AG-UI events and AI SDK chunks are recognised by their type and
+// applied as their dialect says (dialect.go). The store does not keep frame.
 func (s *Store) ApplyJSON(frame []byte) Changes {
 	ev, err := wire.DecodeEvent(frame)
+	if err != wire.ErrNotObject && (err != nil || foreignEvent(&ev)) {
+		if ch, ok := s.applyForeign(frame); ok {
+			return ch
+		}
+	}
 	if err != nil {
 		s.begin()
 		var idOnly struct {
@@ -214,28 +248,45 @@ func (s *Store) begin() {
 // dispatch applies ev and reports whether it was valid.
 func (s *Store) dispatch(ev *wire.Event) bool {
 	switch ev.Type {
+	case "ping", "message_delta", "content_block_start", "content_block_delta", "content_block_stop":
+	default:
+		// Text blocks join only when nothing comes between them.
+		s.lastText = nil
+	}
+	switch ev.Type {
 	case "ping":
 		return true
 	case "message_start":
 		var msg struct {
-			Role        string `json:"role"`
-			MessageType string `json:"message_type"`
+			Role        string      `json:"role"`
+			MessageType string      `json:"message_type"`
+			Usage       *wire.Usage `json:"usage"`
 		}
 		if !wire.IsNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
 			return false
 		}
+		s.finishBlocks() // of a message that never stopped
+		s.commitMessageUsage()
 		if s.status != StatusRunning {
 			s.brandPending = true
+			s.startTurn()
 		}
 		s.msgType = msg.MessageType
 		s.stopReason = ""
-		clear(s.blocks)
+		s.noticed = false
+		s.messageUsage(msg.Usage)
 		s.setStatus(StatusRunning)
 		return true
 	case "message_delta":
 		if ev.Delta != nil && ev.Delta.StopReason != "" {
 			s.stopReason = ev.Delta.StopReason
+			details := ev.Delta.StopDetails
+			if details == nil {
+				details = ev.StopDetails
+			}
+			s.stopNotice(ev.Delta.StopReason, details)
 		}
+		s.messageUsage(ev.Usage)
 		return true
 	case "message_stop":
 		s.endMessage()
@@ -245,6 +296,8 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 			return false
 		}
 		if old := s.blocks[*ev.Index]; old != nil {
+			delete(s.blocks, *ev.Index)
+			s.stopBlock(old)
 			s.freeBlock(old)
 		}
 		return s.startBlock(*ev.Index, true, ev.ContentBlock)
@@ -256,8 +309,7 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 		if ob == nil {
 			return false
 		}
-		s.applyDelta(ob, ev.Delta)
-		return true
+		return s.applyDelta(ob, ev.Delta)
 	case "content_block_stop":
 		if ev.Index == nil {
 			return false
@@ -281,7 +333,16 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 		s.closeGroup(ev.Summary)
 		return true
 	case "error":
-		s.addError(ev.ErrorText())
+		if isProviderError(ev.Error) {
+			// Anthropic's own errors (overloaded_error, ...) end the turn.
+			it := s.newItem(KindError)
+			it.Text = ev.ErrorText()
+			it.ErrorType = wire.ErrorType(ev.Error)
+			s.finishBlocks()
+			s.terminal(it, StatusError)
+			return true
+		}
+		s.addError(ev.ErrorText(), wire.ErrorType(ev.Error))
 		return true
 	case "approval_result", "approval_timeout", "terminal_user_stopped", "terminal_error":
 		b := wire.Block{
@@ -318,7 +379,8 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 // endMessage handles message_stop: the turn ends unless the message stopped
 // to run a tool.
 func (s *Store) endMessage() {
-	clear(s.blocks)
+	s.finishBlocks()
+	s.lastText = nil
 	s.dialectText = nil
 	reason := s.stopReason
 	s.stopReason = ""
@@ -329,36 +391,56 @@ func (s *Store) endMessage() {
 	if s.status == StatusRunning {
 		s.setStatus(StatusIdle)
 	}
+	s.endTurn()
+}
+
+// finishBlocks ends the blocks a message left open, in index order, as
+// their stops would have: a tool's input JSON is read, a cited passage
+// ends.
+func (s *Store) finishBlocks() {
+	if len(s.blocks) == 0 {
+		return
+	}
+	for _, i := range slices.Sorted(maps.Keys(s.blocks)) {
+		ob := s.blocks[i]
+		s.stopBlock(ob)
+		s.freeBlock(ob)
+	}
+	clear(s.blocks)
+	s.lastText = nil
 }
 
 // startBlock applies a block's start. With register, the block stays open
 // under index until its stop.
 func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
+	prevText, prevCited := s.lastText, s.lastCited
+	s.lastText = nil
 	ob := s.allocBlock(b.Type)
 	if !register {
 		defer s.freeBlock(ob)
 	}
 	switch b.Type {
 	case "text":
-		it := s.newItem(KindText)
-		it.Text, it.Final = b.Text, b.IsFinal
-		ob.text.WriteString(b.Text)
-		if b.IsPart {
-			s.place(it)
-		} else {
-			s.standalone(it)
-		}
-		ob.item = it
+		s.startText(ob, b, prevText, prevCited)
 	case "thinking":
 		it := s.newItem(KindThinking)
 		it.Text = b.Thinking
 		ob.text.WriteString(b.Thinking)
 		s.place(it)
 		ob.item = it
-	case "tool_use":
+	case "redacted_thinking":
+		// Its data is encrypted reasoning: never shown.
+		it := s.newItem(KindThinking)
+		it.Redacted = true
+		s.place(it)
+		ob.item = it
+	case "compaction":
+		s.addNotice(NoticeCompaction, "")
+	case "tool_use", "server_tool_use", "mcp_tool_use":
 		if b.ID == "" || b.Name == "" {
 			return false
 		}
+		ob.kind = "tool_use"
 		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
 	case "tool_result":
 		if b.ToolUseID == "" {
@@ -391,8 +473,15 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 	case "terminal_error":
 		it := s.newItem(KindError)
 		it.Text = b.ErrorText()
+		it.ErrorType = wire.ErrorType(b.Error)
 		s.terminal(it, StatusError)
 	default:
+		if isServerToolResult(b.Type) {
+			if !s.serverToolResult(b) {
+				return false
+			}
+			break
+		}
 		it := s.newItem(KindUnknown)
 		it.BlockType = b.Type
 		s.place(it)
@@ -400,6 +489,8 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 	}
 	if register {
 		s.blocks[index] = ob
+	} else {
+		s.stopBlock(ob) // a history block is complete
 	}
 	return true
 }
@@ -417,7 +508,7 @@ func (s *Store) allocBlock(kind string) *openBlock {
 }
 
 func (s *Store) freeBlock(ob *openBlock) {
-	ob.item, ob.approvalKey = nil, ""
+	ob.item, ob.approvalKey, ob.cited = nil, "", false
 	ob.text.Reset() // the item keeps the text built so far
 	s.freeBlocks = append(s.freeBlocks, ob)
 }
@@ -429,7 +520,12 @@ func firstNonEmpty[T any](a, b []T) []T {
 	return b
 }
 
-func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) {
+// applyDelta applies a content_block_delta to its open block and reports
+// whether it was valid.
+func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
+	if d.Type == "citations_delta" {
+		return s.citationDelta(ob, d.Citation)
+	}
 	switch ob.kind {
 	case "text":
 		if d.Type == "text_delta" || d.Type == "" {
@@ -448,6 +544,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) {
 			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, "")
 		}
 	}
+	return true
 }
 
 // appendText grows a streaming text or thinking item. The builder keeps the
@@ -458,20 +555,43 @@ func (s *Store) appendText(ob *openBlock, text string) {
 	}
 	ob.text.WriteString(text)
 	ob.item.Text = ob.text.String()
+	if ob.cited {
+		s.movePassageEnd(ob)
+	}
 	s.touch(ob.item)
 }
 
+// stopBlock ends an open block: a tool's streamed input is read, a text
+// block may be continued by the next one.
 func (s *Store) stopBlock(ob *openBlock) {
-	if ob.kind == "tool_use" && ob.item != nil {
-		t := ob.item.Tool
-		if len(t.partialJSON) > 0 {
-			if json.Valid(t.partialJSON) {
-				t.Input = json.RawMessage(t.partialJSON)
-				s.touch(ob.item)
-			}
-			t.partialJSON = nil
+	switch ob.kind {
+	case "tool_use":
+		if ob.item != nil {
+			s.readPartialInput(ob.item)
+		}
+	case "text":
+		if ob.item != nil {
+			s.lastText, s.lastCited = ob.item, ob.cited
 		}
 	}
+}
+
+// readPartialInput makes a tool's streamed input_json_delta its input.
+// JSON that never became valid (the model hit max_tokens inside it) is kept
+// as PartialInput for the UI; the input stays what the start said.
+func (s *Store) readPartialInput(it *Item) {
+	t := it.Tool
+	if len(t.partialJSON) == 0 {
+		return
+	}
+	if json.Valid(t.partialJSON) {
+		t.Input = json.RawMessage(t.partialJSON)
+		t.PartialInput = ""
+	} else {
+		t.PartialInput = string(t.partialJSON)
+	}
+	t.partialJSON = nil
+	s.touch(it)
 }
 
 // newItem makes an item with a fresh key; it is not placed yet.
@@ -557,19 +677,22 @@ func (s *Store) closeGroup(summary *string) {
 	s.group = nil
 }
 
-func (s *Store) addError(text string) {
+func (s *Store) addError(text, errorType string) {
 	it := s.newItem(KindError)
 	it.Text = text
+	it.ErrorType = errorType
 	s.standalone(it)
 }
 
 func (s *Store) addUser(text string) {
 	s.dialectText = nil
+	s.endTurn()
 	it := s.newItem(KindUser)
 	it.Text = text
 	s.standalone(it)
 	s.brandPending = true
 	s.msgType = ""
+	s.startTurn()
 	s.setStatus(StatusRunning)
 }
 
@@ -582,6 +705,7 @@ func (s *Store) terminal(it *Item, status AgentStatus) {
 	s.standalone(it)
 	s.setStatus(status)
 	s.dialectText = nil
+	s.endTurn()
 }
 
 // setStatus changes the agent's status. A run that ends interrupts every

@@ -80,10 +80,11 @@ func (s *Store) setLabel(t *Tool, label string) {
 }
 
 // toolResult merges a result into its tool, wherever it is; a result with
-// no tool yet becomes a tool item where it arrived.
-func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessage, label string) {
+// no tool yet becomes a tool item where it arrived. It returns the tool
+// item, or nil for a hidden tool.
+func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessage, label string) *Item {
 	if s.hidden[id] {
-		return
+		return nil
 	}
 	it := s.tools[id]
 	if it == nil {
@@ -113,6 +114,7 @@ func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessa
 	if t.Name == "web_search" && t.Artifact != nil {
 		s.addSources(it)
 	}
+	return it
 }
 
 // concernedTool is the most recently added tool of that name that has no

@@ -17,13 +17,16 @@ type View struct {
 	Skipped     int           `json:"skipped"`
 	Pending     *PendingView  `json:"pending"`
 	Sources     []SourceGroup `json:"sources"`
-	Items       []any         `json:"items"`
+	// Usage sums the token counts of the conversation's messages
+	// (BACKENDS.md section 1); absent when no message reported any.
+	Usage *Usage `json:"usage,omitempty"`
+	Items []any  `json:"items"`
 }
 
 // PendingView names the unanswered approval or question.
 type PendingView struct {
 	ApprovalKey string `json:"approval_key"`
-	Kind        string `json:"kind"` // "question" or "approval"
+	Kind        string `json:"kind"` // "question", "approval" or "form"
 }
 
 // View returns the store's view model.
@@ -43,11 +46,17 @@ func (s *Store) View() View {
 	}
 	if p := s.Pending(); p != nil {
 		v.Pending = &PendingView{Kind: string(p.Kind)}
-		if p.Question != nil {
+		switch {
+		case p.Question != nil:
 			v.Pending.ApprovalKey = p.Question.ApprovalKey
-		} else {
+		case p.Form != nil:
+			v.Pending.ApprovalKey = p.Form.ApprovalKey
+		default:
 			v.Pending.ApprovalKey = p.Approval.ApprovalKey
 		}
+	}
+	if u, ok := s.Usage(); ok {
+		v.Usage = &u
 	}
 	for _, it := range s.items {
 		v.Items = append(v.Items, viewItem(it, true))
@@ -62,8 +71,23 @@ type viewBase struct {
 
 type viewText struct {
 	viewBase
-	Text  string `json:"text"`
-	Final bool   `json:"final"`
+	Text      string         `json:"text"`
+	Final     bool           `json:"final"`
+	Citations []viewCitation `json:"citations,omitempty"`
+}
+
+type viewCitation struct {
+	N         int     `json:"n"`
+	URL       *string `json:"url"` // null for a document cited without one
+	Title     string  `json:"title"`
+	CitedText string  `json:"cited_text"`
+	At        int     `json:"at"`
+}
+
+type viewThinking struct {
+	viewBase
+	Text     string `json:"text"`
+	Redacted bool   `json:"redacted,omitempty"`
 }
 
 type viewPlain struct {
@@ -131,10 +155,24 @@ func viewItem(it *Item, top bool) any {
 		brand := it.Brand
 		base.Brand = &brand
 	}
+	if v, ok := viewBackendItem(it, base); ok {
+		return v
+	}
 	switch it.Kind {
 	case KindText:
-		return viewText{base, it.Text, it.Final}
-	case KindUser, KindThinking, KindError:
+		v := viewText{viewBase: base, Text: it.Text, Final: it.Final}
+		for _, c := range it.Citations {
+			vc := viewCitation{N: c.N, Title: c.Title, CitedText: c.CitedText, At: c.At}
+			if c.URL != "" {
+				url := c.URL
+				vc.URL = &url
+			}
+			v.Citations = append(v.Citations, vc)
+		}
+		return v
+	case KindThinking:
+		return viewThinking{base, it.Text, it.Redacted}
+	case KindUser, KindError:
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
@@ -168,6 +206,13 @@ func viewItem(it *Item, top bool) any {
 		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text}
 	case KindUnknown:
 		return viewUnknown{base, it.BlockType}
+	case KindNotice:
+		v := viewNotice{viewBase: base, Reason: it.Notice.Reason}
+		if it.Notice.Detail != "" { // BACKENDS.md: the explanation, or null
+			detail := it.Notice.Detail
+			v.Detail = &detail
+		}
+		return v
 	}
 	return base // stopped
 }

@@ -5,10 +5,10 @@ package main
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"stepwise/components"
+	client "stepwise/app"
 )
 
 func main() {
-	components.Routes()
+	client.Routes()
 	app.RunWhenOnBrowser()
 }

@@ -29,8 +29,12 @@ func TestApprovalDoubleClickSendsOneFrame(t *testing.T) {
 		t.Fatalf("decision buttons %v, want %v", decisions, want)
 	}
 	p.do(chromedp.DoubleClick(chromedp.CSS(`[data-kind="approval"] button[data-decision="approve"]`)))
-	p.waitJS(`(window.__stepwiseFrames || []).length > 0`, 2*time.Second)
-	time.Sleep(300 * time.Millisecond) // a second frame would have arrived by now
+	p.waitJS(`(window.__stepwiseFrames || []).length > 0`, 10*time.Second)
+	// Both clicks have been handled once the card shows it is sending and
+	// two more animation frames have passed (go-app renders once a frame):
+	// a second frame would have been recorded by then.
+	p.waitJS(`[...`+card+`.querySelectorAll('button[data-decision]')].every(b => b.disabled)`, 10*time.Second)
+	p.waitJS(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
 	frames := p.frames()
 	if len(frames) != 1 {
 		t.Fatalf("a double click sent %d frames: %v", len(frames), frames)
@@ -39,7 +43,6 @@ func TestApprovalDoubleClickSendsOneFrame(t *testing.T) {
 	if f := frames[0]; f["type"] != "approval" || f["approval_key"] != "s1_ap" || !reflect.DeepEqual(f["decisions"], want) {
 		t.Fatalf("frame = %v", frames[0])
 	}
-	p.waitJS(`[...`+card+`.querySelectorAll('button[data-decision]')].every(b => b.disabled)`, 2*time.Second)
 }
 
 func TestApprovalEditRefusesInvalidJSON(t *testing.T) {

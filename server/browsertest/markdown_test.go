@@ -13,8 +13,9 @@ func TestMarkdownExecutesNothing(t *testing.T) {
 	p := newPage(t)
 	p.addInitScript(`window.alert = () => { window.__alerted = true; };`)
 	p.replay("markdown", "max", "en")
-	time.Sleep(300 * time.Millisecond)
 	conv := `document.querySelector('[data-testid="conversation"]')`
+	// The hostile text has been drawn (as text) before anything is checked.
+	p.waitJS(conv+`.textContent.includes('<img src=x onerror="alert(1)">')`, 10*time.Second)
 	if eval[bool](p, `!!window.__alerted`) {
 		t.Fatal("backend text ran script")
 	}

@@ -147,30 +147,36 @@ func TestQuestionSendsExactAnswers(t *testing.T) {
 	if !eval[bool](p, q+`.contains(document.activeElement)`) {
 		t.Errorf("focus is not in the question form")
 	}
-	// label clicks the option with that text in question n (1-based).
-	label := func(n int, text string) chromedp.Action[chromedp.Void] {
-		return chromedp.Click(chromedp.JSPath(`[...document.querySelectorAll('[data-kind="question"] fieldset:nth-of-type(` + strconv.Itoa(n) + `) label.option')].find(l => l.querySelector('.option-label').textContent === ` + strconv.Quote(text) + `)`))
+	// option finds the option with that text in question n (1-based).
+	option := func(n int, text string) string {
+		return `[...document.querySelectorAll('[data-kind="question"] fieldset:nth-of-type(` + strconv.Itoa(n) + `) label.option')].find(l => l.querySelector('.option-label').textContent === ` + strconv.Quote(text) + `)`
+	}
+	// toggle clicks an option's label and waits until the page has drawn
+	// the change, so the next click never races a render.
+	toggle := func(n int, text string, checked bool) {
+		t.Helper()
+		p.do(chromedp.Click(chromedp.JSPath(option(n, text))))
+		p.waitJS(option(n, text)+`.querySelector('input').checked === `+strconv.FormatBool(checked), 10*time.Second)
 	}
 	// Submitting an incomplete form shows an error and sends nothing.
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
-	p.waitJS(q+`.querySelector('.form-error')`, 2*time.Second)
+	p.waitJS(q+`.querySelector('.form-error')`, 10*time.Second)
 	if n := len(p.frames()); n != 0 {
 		t.Fatalf("an incomplete form sent %d frames", n)
 	}
-	p.do(
-		label(1, "Cổ tức bền vững (Recommended)"),
-		label(2, "Ngân hàng"),
-		label(2, "Thép"),
-		label(2, "Khác"),
-	)
-	p.waitJS(q+`.querySelector('input.free-text')`, 2*time.Second)
-	p.do(
-		chromedp.SendKeys(chromedp.CSS(`[data-kind="question"] fieldset:nth-of-type(2) input.free-text`), "Năng lượng"),
-		label(2, "Thép"), // unchecked again
-		chromedp.Click(chromedp.CSS(`[data-kind="question"] fieldset:nth-of-type(3) [data-testid="question-skip"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)),
-	)
-	p.waitJS(`(window.__stepwiseFrames || []).length > 0`, 2*time.Second)
+	toggle(1, "Cổ tức bền vững (Recommended)", true)
+	toggle(2, "Ngân hàng", true)
+	toggle(2, "Thép", true)
+	toggle(2, "Khác", true)
+	free := `[data-kind="question"] fieldset:nth-of-type(2) input.free-text`
+	p.waitJS(`document.querySelector('`+free+`')`, 10*time.Second)
+	p.do(chromedp.SendKeys(chromedp.CSS(free), "Năng lượng"))
+	p.waitJS(`document.querySelector('`+free+`').value === "Năng lượng"`, 10*time.Second)
+	toggle(2, "Thép", false)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] fieldset:nth-of-type(3) [data-testid="question-skip"]`)))
+	p.waitJS(`document.querySelector('[data-kind="question"] fieldset:nth-of-type(3)').classList.contains('skipped')`, 10*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
+	p.waitJS(`(window.__stepwiseFrames || []).length > 0`, 10*time.Second)
 	frames := p.frames()
 	if len(frames) != 1 {
 		t.Fatalf("sent %d frames, want 1: %v", len(frames), frames)
@@ -189,5 +195,5 @@ func TestQuestionSendsExactAnswers(t *testing.T) {
 	}
 	// The next frame disables the form (the handler already refuses a
 	// second send).
-	p.waitJS(`document.querySelector('[data-testid="question-submit"]').disabled`, 2*time.Second)
+	p.waitJS(`document.querySelector('[data-testid="question-submit"]').disabled`, 10*time.Second)
 }

@@ -5,7 +5,6 @@ package replay
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -22,7 +21,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	historyPath := fs.String("history", "", "history response `FILE` (- for standard input)")
-	eventsPath := fs.String("events", "", "stream events `FILE`, one JSON object a line (- for standard input)")
+	eventsPath := fs.String("events", "", "stream events `FILE`: one JSON object a line, or Server-Sent Events (- for standard input)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -66,7 +65,9 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// applyEvents applies each non-blank line of the JSONL file as one frame.
+// applyEvents applies each line of the file as one frame: JSONL, or
+// Server-Sent Events as captured off the wire (`data:` lines; comments,
+// other fields and `[DONE]` are not frames), or both mixed.
 func applyEvents(s *state.Store, path string, stdin io.Reader) error {
 	r := stdin
 	if path != "-" {
@@ -80,8 +81,8 @@ func applyEvents(s *state.Store, path string, stdin io.Reader) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			s.ApplyJSON(t)
+		if frame, ok := wire.CaptureLine(line); ok {
+			s.ApplyJSON(frame)
 		}
 		if err == io.EOF {
 			return nil

@@ -12,7 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"stepwise/components"
+	client "stepwise/app"
 	"stepwise/server/demo"
 )
 
@@ -37,7 +37,7 @@ type Config struct {
 
 // New returns the site's handler. It fails when app.wasm is missing.
 func New(cfg Config) (http.Handler, error) {
-	components.Routes()
+	client.Routes()
 	wasm, err := loadWasm(cfg.WebDir)
 	if err != nil {
 		return nil, err
@@ -58,6 +58,7 @@ func New(cfg Config) (http.Handler, error) {
 		BackgroundColor: "#0f1020",
 		ThemeColor:      "#4f46e5",
 		LoadingLabel:    " ",
+		Env:             pageEnv(cfg), // the client's settings (server flags) and the scenarios reach every page
 		Icon: app.Icon{
 			Default:  "/web/icons/icon-192.png",
 			Large:    "/web/icons/icon-512.png",
@@ -167,3 +168,17 @@ func streamsWithoutDeadlines(api http.Handler) http.Handler {
 type staticDir struct{ http.Handler }
 
 func (staticDir) Resolve(location string) string { return location }
+
+// pageEnv is what every page is given: the client's settings, and the
+// names of the scenarios this server plays (-scenarios ones included), which
+// the empty state suggests.
+func pageEnv(cfg Config) map[string]string {
+	env := map[string]string{}
+	for k, v := range cfg.Env {
+		env[k] = v
+	}
+	if len(cfg.Scenarios) > 0 {
+		env[client.EnvScenarios] = strings.Join(cfg.Scenarios.Names(), ",")
+	}
+	return env
+}

@@ -29,6 +29,13 @@ type Event struct {
 	// when it sends no content.
 	Text *string `json:"text"`
 
+	// Usage is message_delta's usage, cumulative within its message
+	// (BACKENDS.md section 1); message_start carries it in Message.
+	Usage *Usage `json:"usage"`
+	// StopDetails explains a refusal. Anthropic sends it in message_delta's
+	// delta; it is also read here.
+	StopDetails *StopDetails `json:"stop_details"`
+
 	// Activity holds the activity dialect's fields (PROTOCOL.md section 8):
 	// an activity event's activity_type, content, tools, ...; Content is also
 	// a user_message's content. Its Type is shadowed by the event's Type.
@@ -72,6 +79,14 @@ type Block struct {
 	ReviewConfigsCamel  []ReviewConfig  `json:"reviewConfigs"`
 	SubmittedAnswers    json.RawMessage `json:"submittedAnswers"`
 	SubmittedDecisions  json.RawMessage `json:"submittedDecisions"`
+
+	// Anthropic-native blocks (BACKENDS.md section 1). Citations is the
+	// list a cited text block starts with ("citations": [] while
+	// streaming); absent or null on an uncited one. IsError marks an MCP
+	// tool result that failed. ServerName is an mcp_tool_use's server.
+	Citations  json.RawMessage `json:"citations"`
+	IsError    bool            `json:"is_error"`
+	ServerName string          `json:"server_name"`
 }
 
 // Delta is the delta of content_block_delta or message_delta.
@@ -84,6 +99,49 @@ type Delta struct {
 	ActionRequests []ActionRequest `json:"action_requests"`
 	ReviewConfigs  []ReviewConfig  `json:"review_configs"`
 	TimeoutSeconds *float64        `json:"timeout_seconds"`
+
+	// Citation is a citations_delta's citation (BACKENDS.md section 1).
+	Citation json.RawMessage `json:"citation"`
+	// StopDetails explains a message_delta's refusal.
+	StopDetails *StopDetails `json:"stop_details"`
+}
+
+// Usage is an Anthropic message's token counts (message_start's
+// message.usage, message_delta's usage, a history message's usage). A nil
+// field was not sent: within a message, a message_delta replaces only the
+// fields it carries.
+type Usage struct {
+	InputTokens          *int64         `json:"input_tokens"`
+	OutputTokens         *int64         `json:"output_tokens"`
+	CacheReadInputTokens *int64         `json:"cache_read_input_tokens"`
+	ServerToolUse        *ServerToolUse `json:"server_tool_use"`
+}
+
+// ServerToolUse counts the server tools a message ran.
+type ServerToolUse struct {
+	WebSearchRequests *int64 `json:"web_search_requests"`
+}
+
+// StopDetails is Anthropic's structured information about a refusal.
+type StopDetails struct {
+	Type        string  `json:"type"`
+	Category    *string `json:"category"`
+	Explanation *string `json:"explanation"`
+}
+
+// Citation is one citation of a text block: a web_search_result_location
+// (url, title), a document location (char_location, page_location,
+// content_block_location: document_index, document_title) or a
+// search_result_location (source, title). Kinds this client does not know
+// are read for the same fields.
+type Citation struct {
+	Type          string `json:"type"`
+	URL           string `json:"url"`
+	Title         string `json:"title"`
+	CitedText     string `json:"cited_text"`
+	DocumentIndex *int   `json:"document_index"`
+	DocumentTitle string `json:"document_title"`
+	Source        string `json:"source"`
 }
 
 // ActionRequest is one action an approval asks about.

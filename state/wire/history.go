@@ -37,6 +37,9 @@ type Source struct {
 	Snippet string  `json:"snippet"`
 	Domain  string  `json:"domain"`
 	Favicon *string `json:"favicon"`
+	// PageAge is how old the page is, as the search engine says it
+	// ("2 days ago", "April 30, 2025"); Anthropic's web search sends it.
+	PageAge string `json:"page_age"`
 }
 
 // HistoryMessage is one flat message of a history.
@@ -55,6 +58,12 @@ type HistoryMessage struct {
 	DisplayType        string            `json:"display_type"`
 	Summary            string            `json:"summary"`
 	GroupClosed        bool              `json:"group_closed"`
+
+	// An Anthropic message kept as history may carry its token counts and
+	// why it stopped (BACKENDS.md section 1).
+	Usage       *Usage       `json:"usage"`
+	StopReason  string       `json:"stop_reason"`
+	StopDetails *StopDetails `json:"stop_details"`
 }
 
 // UserText is a user message's text: its content (a string or text

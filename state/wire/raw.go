@@ -104,6 +104,19 @@ func errorText(errRaw, msgRaw json.RawMessage) string {
 	return obj.Type
 }
 
+// ErrorType is the type of an error object ({"type": "overloaded_error",
+// "message": ...}), or "" when the error is a plain string or absent.
+func ErrorType(errRaw json.RawMessage) string {
+	var obj struct {
+		Type json.RawMessage `json:"type"`
+	}
+	if IsNull(errRaw) || json.Unmarshal(errRaw, &obj) != nil {
+		return ""
+	}
+	t, _ := StringValue(obj.Type)
+	return t
+}
+
 // userText is a user message's text: a string, or its text blocks joined;
 // text when the content has none.
 func userText(content json.RawMessage, text *string) string {
@@ -126,4 +139,30 @@ func userText(content json.RawMessage, text *string) string {
 		return *text
 	}
 	return strings.Join(parts, "\n")
+}
+
+// DecodeCitation reads a citation leniently: raw must be a JSON object;
+// each known field is read when it is a string (document_index when it is a
+// number), so a kind this client does not know, or a field of an odd type,
+// still gives what can be shown. ok is false when raw is not an object.
+func DecodeCitation(raw json.RawMessage) (c Citation, ok bool) {
+	var m map[string]json.RawMessage
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
+		return Citation{}, false
+	}
+	str := func(k string) string { s, _ := StringValue(m[k]); return s }
+	c = Citation{
+		Type:          str("type"),
+		URL:           str("url"),
+		Title:         str("title"),
+		CitedText:     str("cited_text"),
+		DocumentTitle: str("document_title"),
+		Source:        str("source"),
+	}
+	var idx int
+	if v := m["document_index"]; !IsNull(v) && json.Unmarshal(v, &idx) == nil {
+		c.DocumentIndex = &idx
+	}
+	return c, true
 }

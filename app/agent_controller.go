@@ -1,0 +1,263 @@
+package app
+
+import (
+	"errors"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/components"
+	"stepwise/state"
+	"stepwise/state/wire"
+)
+
+// The controller's side of the AG-UI and AI SDK modes: every method runs on
+// the UI goroutine; the transport (agent_js.go) and the storage
+// (storage_js.go) hand their results over with ctx.Dispatch.
+
+// agentStopper stops a request being streamed.
+type agentStopper interface{ Stop() }
+
+// agentEvents is what a stream reports, each on the UI goroutine.
+type agentEvents struct {
+	started func()                      // the answer is a stream: frames follow
+	none    func()                      // 204: nothing to resume
+	frames  func(frames [][]byte)       // one read's complete events
+	problem func(p *wire.StreamProblem) // the answer was not a stream
+	end     func(err error)             // the stream ended (err: how, if badly)
+}
+
+// conversationStore keeps conversations in the browser.
+type conversationStore interface {
+	Put(SavedConversation) error
+	Get(id string) (SavedConversation, bool, error)
+	List() ([]SavedConversation, error)
+}
+
+// errNoStorage: the browser has no IndexedDB, or refuses it (private
+// mode, storage blocked, quota).
+var errNoStorage = errors.New("this browser does not keep conversations")
+
+// agentRuntime is what the controller holds in the agent modes.
+type agentRuntime struct {
+	stream     agentStopper // the request being streamed, nil when none
+	gen        int          // counts requests: a stale one's events are dropped
+	convs      conversationStore
+	storageOff bool // the browser refused to keep conversations
+	saveQueued bool
+}
+
+// saveDelay batches the saves of a streaming run.
+const saveDelay = 300 * time.Millisecond
+
+// startAgent opens the conversation of the page's session: restored at
+// once from the browser's storage when it has it (and, for an AI SDK route
+// that was streaming, its stream asked for again), else a new one.
+func startAgent(ctx app.Context, c *Controller) {
+	watchUnload()
+	c.sess.State = ConnConnecting
+	id := c.cfg.SessionID
+	go func() {
+		convs, err := openConversations()
+		var rec SavedConversation
+		found := false
+		if err == nil {
+			rec, found, err = convs.Get(id)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			c.sess.State = ConnOpen
+			if convs == nil {
+				c.agent.storageOff = true
+				c.notice = c.settings.T("storage.refused")
+			}
+			c.agent.convs = convs
+			if !found {
+				newConversation(c.cfg, c.sess.Store, id)
+				return
+			}
+			resume := restoreConversation(c.cfg, c.sess.Store, rec)
+			c.afterApply(state.Changes{Status: true, Pending: true})
+			c.noteHistory(ctx) // listed in the sidebar, as a backend's history would be
+			c.scrollToEnd(ctx)
+			if resume && rec.UI != nil {
+				c.agentStart(ctx, agentResumeRequest(c.cfg, rec.UI.ID))
+			}
+		})
+	}()
+}
+
+// agentBusy is true while a run streams. A stream whose run has ended
+// (its RUN_FINISHED or finish applied) is let go: what may still come
+// after the end is nothing the next request should wait for.
+func (c *Controller) agentBusy(ctx app.Context) bool {
+	if c.agent.stream != nil && c.sess.Store.Status() != state.StatusRunning {
+		c.agent.stream.Stop()
+		c.agent.stream = nil
+		c.agent.gen++
+		c.saveNow(ctx)
+	}
+	return c.agent.stream != nil
+}
+
+// agentSend starts a run with the user's message.
+func (c *Controller) agentSend(ctx app.Context, text string) {
+	if c.agentBusy(ctx) {
+		c.notice = c.settings.T("send.busy")
+		c.draft = components.Draft{Text: text, Seq: c.draft.Seq + 1}
+		return
+	}
+	c.notice = ""
+	req := agentRunRequest(c.cfg, c.sess.Store, text)
+	c.afterApply(state.Changes{Status: true, Pending: true})
+	c.agentStart(ctx, req)
+	c.saveNow(ctx)
+	c.noteMessage(ctx, text) // the conversations list is one for every mode
+	c.scrollToEnd(ctx)
+}
+
+// agentAnswer answers a card; once every card the agent waits on has its
+// answer, they go out with the next run.
+func (c *Controller) agentAnswer(ctx app.Context, key string, a state.CardAnswer) {
+	ready, err := c.sess.Store.AnswerCard(key, a)
+	if err != nil {
+		c.setForm(key, func(f *components.FormState) { f.Sending, f.Error = false, c.errorText(err) })
+		return
+	}
+	c.afterApply(state.Changes{Pending: true, Status: true})
+	if ready && !c.agentBusy(ctx) {
+		c.agentStart(ctx, agentRunRequest(c.cfg, c.sess.Store, ""))
+	}
+	c.saveNow(ctx)
+}
+
+// onSubmitForm answers an interrupt's form.
+func (c *Controller) onSubmitForm(ctx app.Context, a app.Action) {
+	v, ok := a.Value.(components.FormCommand)
+	if !ok || !c.cfg.AgentMode() {
+		return
+	}
+	c.agentAnswer(ctx, v.Key, state.CardAnswer{Values: v.Values})
+}
+
+// agentStop aborts the run: both protocols stop a run by closing its
+// stream.
+func (c *Controller) agentStop(ctx app.Context) {
+	if c.agent.stream != nil {
+		c.agent.stream.Stop()
+		c.agent.stream = nil
+		c.agent.gen++
+	}
+	c.afterApply(c.sess.Store.StopRun())
+	c.saveNow(ctx)
+}
+
+// agentStart sends a request and applies its stream.
+func (c *Controller) agentStart(ctx app.Context, req agentRequest) {
+	c.agentRequest(ctx, req, false)
+}
+
+// agentRequest sends a request and applies its stream. reconnecting marks
+// an AI SDK resume asked for because the run's own stream broke: when it
+// brings nothing back, the run ends with a notice instead of quietly.
+func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnecting bool) {
+	c.agent.gen++
+	gen := c.agent.gen
+	current := func() bool { return gen == c.agent.gen }
+	resume := req.Method == "GET"
+	finish := func() {
+		c.agent.stream = nil
+		c.sess.State = ConnOpen
+		c.saveNow(ctx)
+	}
+	giveUp := func(detail string) {
+		c.sess.Store.EndUIResume()
+		if reconnecting {
+			c.afterApply(c.sess.Store.EndStreamUnexpectedly(detail))
+		}
+		finish()
+	}
+	c.agent.stream = startAgentRequest(ctx, req, agentEvents{
+		started: func() {
+			if current() && resume {
+				c.sess.State = ConnOpen
+				c.afterApply(c.sess.Store.BeginUIResume())
+			}
+		},
+		none: func() {
+			if current() {
+				giveUp("")
+			}
+		},
+		frames: func(frames [][]byte) {
+			if !current() {
+				return
+			}
+			for _, f := range frames {
+				c.afterApply(c.sess.Apply(f))
+			}
+			c.scheduleSave(ctx)
+		},
+		problem: func(p *wire.StreamProblem) {
+			if !current() {
+				return
+			}
+			if resume {
+				giveUp(p.Error()) // what was saved stays as shown
+				return
+			}
+			c.afterApply(c.sess.Store.StreamFailed(p))
+			finish()
+		},
+		end: func(err error) {
+			if !current() || pageUnloading() || aborted(err) {
+				return
+			}
+			if err != nil && !resume && c.cfg.Protocol == ProtocolAISDK && c.sess.Store.Status() == state.StatusRunning {
+				// The connection dropped mid-run: an AI SDK route may
+				// still have the stream.
+				c.sess.State = ConnReconnecting
+				c.agentRequest(ctx, agentResumeRequest(c.cfg, c.sess.Store.UIConversation().ID), true)
+				return
+			}
+			if err != nil || c.sess.Store.Status() == state.StatusRunning {
+				detail := ""
+				if err != nil {
+					detail = err.Error()
+				}
+				c.afterApply(c.sess.Store.EndStreamUnexpectedly(detail))
+			}
+			finish()
+		},
+	})
+}
+
+// scheduleSave saves the conversation soon: a streaming run is saved in
+// batches, so a reload finds (nearly) all it showed.
+func (c *Controller) scheduleSave(ctx app.Context) {
+	if c.agent.saveQueued {
+		return
+	}
+	c.agent.saveQueued = true
+	ctx.After(saveDelay, func(ctx app.Context) {
+		c.agent.saveQueued = false
+		c.saveNow(ctx)
+	})
+}
+
+// saveNow saves the conversation; a browser that refuses says so once, and
+// the conversation stays in memory.
+func (c *Controller) saveNow(ctx app.Context) {
+	convs := c.agent.convs
+	if convs == nil {
+		return
+	}
+	rec := saveConversation(c.cfg, c.sess.Store, c.cfg.SessionID, time.Now())
+	go func() {
+		if err := convs.Put(rec); err != nil {
+			ctx.Dispatch(func(ctx app.Context) {
+				c.agent.convs, c.agent.storageOff = nil, true
+				c.notice = c.settings.T("storage.refused")
+			})
+		}
+	}()
+}

@@ -1,0 +1,195 @@
+//go:build js && wasm
+
+package app
+
+import (
+	"errors"
+	"syscall/js"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state/wire"
+)
+
+// The agent transport: one fetch per run, its body read as it streams
+// (the browser's fetch through syscall/js: net/http would double the size
+// of app.wasm), stopped by aborting it. What it reads reaches the
+// controller on the UI goroutine.
+
+// jsError is a JavaScript exception or rejection.
+type jsError struct{ v js.Value }
+
+func (e jsError) Error() string {
+	if e.v.Type() == js.TypeObject && e.v.Get("message").Type() == js.TypeString {
+		return e.v.Get("message").String()
+	}
+	return e.v.Call("toString").String()
+}
+
+// aborted reports an AbortError: the page stopped the request.
+func (e jsError) aborted() bool {
+	return e.v.Type() == js.TypeObject && e.v.Get("name").String() == "AbortError"
+}
+
+// await waits for a promise. It blocks: call it on a goroutine of its own,
+// never in a JavaScript callback.
+func await(p js.Value) (js.Value, error) {
+	done := make(chan struct{})
+	var v js.Value
+	var err error
+	then := js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			v = args[0]
+		}
+		close(done)
+		return nil
+	})
+	catch := js.FuncOf(func(this js.Value, args []js.Value) any {
+		err = jsError{args[0]}
+		close(done)
+		return nil
+	})
+	p.Call("then", then, catch)
+	<-done
+	then.Release()
+	catch.Release()
+	return v, err
+}
+
+// agentStream is the request being streamed.
+type agentStream struct {
+	abort  js.Value // its AbortController
+	resume bool     // an AI SDK resume (GET), not a run
+}
+
+// maxHead is how much of an answer that is not a stream is read, to say
+// what it was.
+const maxHead = 8 << 10
+
+// startAgentRequest sends req and streams its answer into ev. It returns
+// the stream, to abort it.
+func startAgentRequest(ctx app.Context, req agentRequest, ev agentEvents) agentStopper {
+	st := &agentStream{abort: js.Global().Get("AbortController").New(), resume: req.Method == "GET"}
+	dispatch := func(f func()) { ctx.Dispatch(func(app.Context) { f() }) }
+	go func() {
+		headers := map[string]any{"Accept": "text/event-stream"}
+		init := map[string]any{
+			"method":      req.Method,
+			"headers":     headers,
+			"signal":      st.abort.Get("signal"),
+			"credentials": "same-origin",
+			"cache":       "no-store",
+		}
+		if req.Body != nil {
+			headers["Content-Type"] = "application/json"
+			init["body"] = string(req.Body)
+		}
+		resp, err := await(js.Global().Call("fetch", req.URL, init))
+		if err != nil {
+			dispatch(func() { ev.end(err) })
+			return
+		}
+		status := resp.Get("status").Int()
+		if status == 204 {
+			dispatch(ev.none)
+			return
+		}
+		ctype := ""
+		if h := resp.Get("headers").Call("get", "content-type"); h.Type() == js.TypeString {
+			ctype = h.String()
+		}
+		reader := resp.Get("body").Call("getReader")
+		if p := wire.CheckStreamResponse(status, ctype, nil); p != nil && (p.Status != 0 || ctype != "") {
+			head := readHead(reader)
+			p = wire.CheckStreamResponse(status, ctype, head)
+			if p != nil {
+				dispatch(func() { ev.problem(p) })
+				return
+			}
+		}
+		dispatch(ev.started)
+		var parser wire.SSEParser
+		var frames [][]byte
+		collect := func(e wire.SSEEvent) {
+			if !e.Done() && e.Data != "" {
+				frames = append(frames, []byte(e.Data))
+			}
+		}
+		for {
+			r, err := await(reader.Call("read"))
+			if err != nil {
+				dispatch(func() { ev.end(err) })
+				return
+			}
+			if r.Get("done").Bool() {
+				break
+			}
+			chunk := r.Get("value")
+			buf := make([]byte, chunk.Get("length").Int())
+			js.CopyBytesToGo(buf, chunk)
+			parser.Feed(buf, collect)
+			if len(frames) > 0 {
+				batch := frames
+				frames = nil
+				dispatch(func() { ev.frames(batch) })
+			}
+		}
+		parser.Close(collect)
+		batch := frames
+		dispatch(func() {
+			if len(batch) > 0 {
+				ev.frames(batch)
+			}
+			ev.end(nil)
+		})
+	}()
+	return st
+}
+
+// readHead reads the start of a body that is not a stream.
+func readHead(reader js.Value) []byte {
+	var head []byte
+	for len(head) < maxHead {
+		r, err := await(reader.Call("read"))
+		if err != nil || r.Get("done").Bool() {
+			break
+		}
+		chunk := r.Get("value")
+		buf := make([]byte, chunk.Get("length").Int())
+		js.CopyBytesToGo(buf, chunk)
+		head = append(head, buf...)
+	}
+	reader.Call("cancel").Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	return head
+}
+
+// Stop aborts the request.
+func (st *agentStream) Stop() {
+	if st != nil {
+		st.abort.Call("abort")
+	}
+}
+
+// unloading is set when the page goes away (F5, closing the tab): the
+// browser then cuts the stream, which is not the agent's failure, and the
+// conversation must stay as saved so the reload resumes it.
+var unloading bool
+
+func pageUnloading() bool { return unloading }
+
+// aborted reports the error of a request the page aborted (Stop).
+func aborted(err error) bool {
+	var je jsError
+	return errors.As(err, &je) && je.aborted()
+}
+
+func watchUnload() {
+	js.Global().Call("addEventListener", "pagehide", js.FuncOf(func(js.Value, []js.Value) any {
+		unloading = true
+		return nil
+	}))
+	js.Global().Call("addEventListener", "beforeunload", js.FuncOf(func(js.Value, []js.Value) any {
+		unloading = true
+		return nil
+	}))
+}

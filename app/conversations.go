@@ -1,0 +1,159 @@
+package app
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Conversation is one entry of the conversations list (the sidebar).
+type Conversation struct {
+	ID string `json:"id"`
+	// Title is the conversation's first user message, or the name the
+	// user gave it; "" until a message is sent (the list then says
+	// "New conversation").
+	Title string `json:"title,omitempty"`
+	// Renamed: the user chose Title; a backend's title does not replace it.
+	Renamed bool `json:"renamed,omitempty"`
+	// Updated is when a message was last sent in it (or the backend's
+	// updated time): the list is newest first.
+	Updated time.Time `json:"updated"`
+}
+
+// ConversationStore keeps the list of conversations this browser knows.
+// The page keeps its list in localStorage (LocalConversations); issue 10's
+// conversations kept in the browser (BACKENDS.md section 4, IndexedDB)
+// plug in by implementing it, and the sidebar works unchanged.
+//
+// Methods may block on I/O (IndexedDB answers asynchronously: an
+// implementation waits for its request); the controller calls them off the
+// UI goroutine and brings the result back with ctx.Dispatch. They must be
+// safe for concurrent use. An error from List means nothing could be read;
+// ErrStorageRefused means the browser refuses storage: the page then keeps
+// the list in memory and says so.
+type ConversationStore interface {
+	// List returns every conversation, in any order.
+	List() ([]Conversation, error)
+	// Put adds c, or replaces the conversation with its ID.
+	Put(c Conversation) error
+	// Delete forgets the conversation id (nothing if it is not known).
+	Delete(id string) error
+}
+
+// ErrStorageRefused is returned by a ConversationStore whose browser
+// refuses to store anything (private windows, blocked site data).
+var ErrStorageRefused = storageRefused{}
+
+type storageRefused struct{}
+
+func (storageRefused) Error() string { return "the browser refuses to store data for this site" }
+
+// MemoryConversations is a ConversationStore in memory: tests use it, and
+// the page falls back to it when the browser refuses storage.
+type MemoryConversations struct {
+	mu   sync.Mutex
+	list []Conversation
+}
+
+func (m *MemoryConversations) List() ([]Conversation, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.list), nil
+}
+
+func (m *MemoryConversations) Put(c Conversation) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.list = upsertConversation(m.list, c)
+	return nil
+}
+
+func (m *MemoryConversations) Delete(id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.list = slices.DeleteFunc(m.list, func(c Conversation) bool { return c.ID == id })
+	return nil
+}
+
+// MaxTitleRunes bounds a title taken from a message.
+const MaxTitleRunes = 80
+
+// TitleFromMessage makes a list title of a message: its first line, spaces
+// collapsed, cut at MaxTitleRunes with an ellipsis.
+func TitleFromMessage(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line = strings.Join(strings.Fields(line), " ")
+	if utf8.RuneCountInString(line) <= MaxTitleRunes {
+		return line
+	}
+	r := []rune(line)
+	return strings.TrimSpace(string(r[:MaxTitleRunes-1])) + "…"
+}
+
+// upsertConversation replaces the entry with c's ID or appends c.
+func upsertConversation(list []Conversation, c Conversation) []Conversation {
+	for i := range list {
+		if list[i].ID == c.ID {
+			list[i] = c
+			return list
+		}
+	}
+	return append(list, c)
+}
+
+// sortConversations orders the list newest first (ties by id, so the order
+// is stable).
+func sortConversations(list []Conversation) {
+	slices.SortStableFunc(list, func(a, b Conversation) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+// mergeRemote adds what a backend's GET /api/sessions says to the local
+// list: its title where the user did not rename, its newer updated time.
+// Sessions the backend does not know stay (it may have expired them; the
+// user deletes them).
+func mergeRemote(local, remote []Conversation) []Conversation {
+	out := slices.Clone(local)
+	for _, r := range remote {
+		i := slices.IndexFunc(out, func(c Conversation) bool { return c.ID == r.ID })
+		if i < 0 {
+			continue // only the sessions this browser knows are listed
+		}
+		if !out[i].Renamed && r.Title != "" {
+			out[i].Title = r.Title
+		}
+		if r.Updated.After(out[i].Updated) {
+			out[i].Updated = r.Updated
+		}
+	}
+	return out
+}
+
+// conversationHref is the address of conversation id (a new one for ""),
+// keeping the page's other parameters (language, transport, ...).
+func conversationHref(base *url.URL, id string) string {
+	q := url.Values{}
+	path := "/"
+	if base != nil {
+		q = base.Query()
+		if base.Path != "" {
+			path = base.Path
+		}
+	}
+	if id == "" {
+		q.Del("session")
+	} else {
+		q.Set("session", id)
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}

@@ -1,0 +1,113 @@
+//go:build js && wasm
+
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"net/url"
+	"runtime"
+	"syscall/js"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state/wire"
+)
+
+// startLive connects the session to the backend, over WebSocket or, with
+// ?transport=sse, Server-Sent Events. What the transport delivers reaches
+// the controller on the UI goroutine.
+func startLive(ctx app.Context, c *Controller) {
+	ev := Events{
+		OnHistory: func(h *wire.History) {
+			ctx.Dispatch(func(ctx app.Context) { c.onHistory(ctx, h) })
+		},
+		OnFrame: func(frame []byte) {
+			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, frame) })
+		},
+		OnState: func(s ConnState) {
+			ctx.Dispatch(func(ctx app.Context) { c.onConnState(ctx, s) })
+		},
+		OnResult: func(r Result) {
+			ctx.Dispatch(func(ctx app.Context) { c.onResult(ctx, r) })
+		},
+		OnReset: func(h *wire.History, last wire.EventID) {
+			ctx.Dispatch(func(ctx app.Context) { c.onReset(ctx, h, last) })
+		},
+	}
+	if c.cfg.Transport == "sse" {
+		sse := NewSSE(c.cfg, ev)
+		c.sess.Conn = sse
+		sse.Start()
+		return
+	}
+	live := NewLive(c.cfg, ev)
+	c.sess.Conn = live
+	live.Start(context.Background())
+}
+
+// startReplay plays the configured file through the real store and views.
+// The driver applies each event in a browser task of its own; the event
+// reaches the store on the UI goroutine, in that same task.
+func startReplay(ctx app.Context, c *Controller) {
+	(&Replayer{
+		URL:  c.cfg.Replay,
+		Rate: c.cfg.Rate,
+		Warm: c.cfg.Warm,
+		Apply: func(lines ...[]byte) {
+			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, lines...) })
+		},
+		Skipped: func() int { return c.sess.Store.SkippedCount() },
+		Failed: func(err error) {
+			ctx.Dispatch(func(ctx app.Context) { c.notice = c.settings.T("replay.failed", err.Error()) })
+		},
+	}).Start()
+}
+
+// markReady tells tests that the wasm app runs.
+func markReady() {
+	data := js.Global().Get("document").Get("documentElement").Get("dataset")
+	data.Set("stepwise", "ready")
+	data.Set("readyAt", js.Global().Get("performance").Call("now").Float())
+}
+
+// exposeView publishes window.stepwise.view(): the view model of REPLAY.md
+// as JSON, what `stepwise replay` would print for the same input.
+func exposeView(c *Controller) {
+	view := js.FuncOf(func(this js.Value, args []js.Value) any {
+		b, err := json.Marshal(c.sess.Store.View())
+		if err != nil {
+			return nil
+		}
+		return string(b)
+	})
+	// memory reports the Go heap in bytes: in use, and obtained from the
+	// wasm linear memory.
+	memory := js.FuncOf(func(this js.Value, args []js.Value) any {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return map[string]any{"heapInUse": m.HeapInuse, "sys": m.Sys}
+	})
+	api := js.Global().Get("Object").New()
+	api.Set("view", view)
+	api.Set("memory", memory)
+	js.Global().Set("stepwise", api)
+}
+
+// newSessionID returns a random session id (crypto/rand's Text: 26
+// characters of base32, within wire.ValidSessionID's alphabet).
+func newSessionID() string { return rand.Text() }
+
+// keepSessionInURL puts the session in the address bar without a reload.
+func keepSessionInURL(id string) {
+	loc := app.Window().Get("location")
+	u, err := url.Parse(loc.Get("href").String())
+	if err != nil {
+		return
+	}
+	q := u.Query()
+	q.Set("session", id)
+	u.RawQuery = q.Encode()
+	app.Window().Get("history").Call("replaceState", nil, "", u.String())
+}

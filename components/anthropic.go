@@ -1,0 +1,184 @@
+package components
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/components/i18n"
+	"stepwise/state"
+)
+
+// What the Anthropic-native blocks of BACKENDS.md section 1 add to the
+// views: notices, redacted reasoning, server tools' errors, the quiet usage
+// line at the end of a turn, and the sources panel's own groups.
+
+// noticeKeys say each notice reason in the UI's language.
+var noticeKeys = map[string]string{
+	state.NoticeReset:         "notice.reset",
+	state.NoticeRefusal:       "notice.refusal",
+	state.NoticeMaxTokens:     "notice.max_tokens",
+	state.NoticeContextWindow: "notice.context_window",
+	state.NoticeCompaction:    "notice.compaction",
+	// The AG-UI and AI SDK modes (BACKENDS.md sections 2 and 3).
+	state.NoticeUnsupportedInterrupt: "notice.unsupported_interrupt",
+	state.NoticeStreamEnded:          "notice.stream_ended",
+	state.NoticeBackendError:         "notice.backend_error",
+	state.NoticeNotAStream:           "notice.not_a_stream",
+}
+
+// noticeView is a notice item: a short line that says why the answer
+// ended or what the provider did, with the provider's explanation under it.
+func noticeView(it *state.Item, tr translator) app.UI {
+	n := it.Notice
+	text := n.Detail
+	detail := ""
+	if key, ok := noticeKeys[n.Reason]; ok {
+		text, detail = tr.T(key), n.Detail
+	}
+	// The icon is a letter in a circle drawn by CSS: symbol glyphs are
+	// missing from many fonts.
+	icon := "i"
+	if n.Reason == state.NoticeRefusal || n.Reason == state.NoticeMaxTokens || n.Reason == state.NoticeContextWindow {
+		icon = "!"
+	}
+	return app.Div().Class("item notice-item").DataSet("kind", "notice").DataSet("reason", n.Reason).
+		Attr("role", "status").Body(
+		app.Span().Class("notice-icon").Aria("hidden", true).Text(icon),
+		app.Div().Class("notice-text").Body(
+			app.Span().Text(text),
+			app.If(detail != "", func() app.UI { return app.Span().Class("notice-detail").Text(detail) }),
+		),
+	)
+}
+
+// redactedThinkingView is reasoning the provider encrypted: it says so and
+// has nothing to open.
+func redactedThinkingView(tr translator) app.UI {
+	return app.Div().Class("item thinking redacted").DataSet("kind", "thinking").DataSet("redacted", "true").Body(
+		app.Span().Class("redacted-icon").Aria("hidden", true).Text("🔒"),
+		app.Span().Class("thinking-title").Text(tr.T("thinking.redacted")),
+	)
+}
+
+// serverToolKeys name Anthropic's server tools in the UI's language, when
+// the backend gave no label of its own.
+var serverToolKeys = map[string]string{
+	"web_search":                 "tool.name.web_search",
+	"web_fetch":                  "tool.name.web_fetch",
+	"code_execution":             "tool.name.code_execution",
+	"bash_code_execution":        "tool.name.bash_code_execution",
+	"text_editor_code_execution": "tool.name.text_editor_code_execution",
+	"tool_search_tool_regex":     "tool.name.tool_search",
+	"tool_search_tool_bm25":      "tool.name.tool_search",
+}
+
+// toolLabel is the label a tool row shows.
+func toolLabel(t *state.Tool, tr translator) string {
+	if key, ok := serverToolKeys[t.Name]; ok && t.Label == state.ReadableName(t.Name) {
+		return tr.T(key)
+	}
+	if t.Label == "" && t.Name == "" {
+		// A result for a call this page never saw (an AG-UI
+		// TOOL_CALL_RESULT for an unknown call).
+		return tr.T("tool.unnamed")
+	}
+	if t.Label == "" {
+		return t.Name
+	}
+	return t.Label
+}
+
+// toolErrorKeys say each server tool error_code in the UI's language.
+var toolErrorKeys = map[string]string{
+	"invalid_tool_input":       "tool.error.invalid_tool_input",
+	"unavailable":              "tool.error.unavailable",
+	"max_uses_exceeded":        "tool.error.max_uses_exceeded",
+	"too_many_requests":        "tool.error.too_many_requests",
+	"query_too_long":           "tool.error.query_too_long",
+	"request_too_large":        "tool.error.request_too_large",
+	"execution_time_exceeded":  "tool.error.execution_time_exceeded",
+	"output_file_too_large":    "tool.error.output_file_too_large",
+	"file_not_found":           "tool.error.file_not_found",
+	"url_too_long":             "tool.error.url_too_long",
+	"url_not_allowed":          "tool.error.url_not_allowed",
+	"url_not_in_prior_context": "tool.error.url_not_in_prior_context",
+	"url_not_accessible":       "tool.error.url_not_accessible",
+	"unsupported_content_type": "tool.error.unsupported_content_type",
+	state.UnknownErrorCode:     "tool.error.failed",
+}
+
+// toolResponse is a tool's response as the UI shows it: a server tool's
+// error code in words, else the result text.
+func toolResponse(t *state.Tool, tr translator) string {
+	if t.Denied { // AI SDK tool-output-denied
+		return tr.T("tool.denied")
+	}
+	if t.ErrorCode == "" {
+		return *t.Result
+	}
+	if key, ok := toolErrorKeys[t.ErrorCode]; ok {
+		return tr.T(key)
+	}
+	return tr.T("tool.error.code", t.ErrorCode)
+}
+
+// toolRequest is a tool's request as indented JSON, or the JSON the model
+// was writing when it was cut off, marked as such.
+func toolRequest(t *state.Tool, tr translator) app.UI {
+	if t.PartialInput == "" {
+		return app.Pre().Class("tool-request").Text(state.IndentJSON(t.Input))
+	}
+	return app.Div().Class("tool-request-cut").Body(
+		app.Pre().Class("tool-request partial").Text(t.PartialInput+"…"),
+		app.Div().Class("tool-note").Text(tr.T("tool.input_cut")),
+	)
+}
+
+// sourceGroupTitle names a group of the sources panel: a search by its
+// query, the store's own groups in the UI's language.
+func sourceGroupTitle(g state.SourceGroup, tr translator) string {
+	switch g.Kind {
+	case state.SourcesFetched:
+		return "📄 " + tr.T("sources.fetched")
+	case state.SourcesCited:
+		return "🔗 " + tr.T("sources.cited")
+	}
+	if strings.TrimSpace(g.Query) == "" {
+		return tr.T("search.title")
+	}
+	return "🔍 " + g.Query
+}
+
+// sourceMeta is the line under a source's title: its domain, and how old
+// the page is when the search said.
+func sourceMeta(s state.Source) string {
+	if s.PageAge == "" {
+		return s.Domain
+	}
+	if s.Domain == "" {
+		return s.PageAge
+	}
+	return s.Domain + " · " + s.PageAge
+}
+
+// usageLine is the quiet line at the end of a turn: "1,234 in · 510 out ·
+// 1 web search", in the UI's language. Screen readers hear what it counts.
+func usageLine(u *state.Usage, l i18n.Locale) app.UI {
+	parts := []string{l.T("usage.in", l.Int(u.InputTokens))}
+	if u.CacheReadInputTokens > 0 {
+		parts = append(parts, l.T("usage.cached", l.Int(u.CacheReadInputTokens)))
+	}
+	parts = append(parts, l.T("usage.out", l.Int(u.OutputTokens)))
+	if u.WebSearchRequests > 0 {
+		parts = append(parts, l.N("usage.web_searches", int(u.WebSearchRequests)))
+	}
+	body := []app.UI{app.Span().Class("sr-only").Text(l.T("usage.label") + " ")}
+	for i, p := range parts {
+		if i > 0 {
+			body = append(body, app.Text(" · "))
+		}
+		body = append(body, app.Span().Class("usage-part").Text(p)) // wraps between parts only
+	}
+	return app.Div().Class("usage").DataSet("testid", "usage").Body(body...)
+}

@@ -1,0 +1,96 @@
+package components
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+)
+
+// Copy buttons: one under every assistant answer (its Markdown source) and
+// one on every code block (its code). A button raises ActionCopy; the
+// controller writes the clipboard and says "Copied" in the status region,
+// and for a moment the button itself shows it (PageProps.Copied).
+
+// answerCopyID and codeCopyID name copy buttons: the item's key, then the
+// code block's number in the answer.
+func answerCopyID(it *state.Item) string { return strconv.Itoa(it.Key) }
+func codeCopyID(item, n int) string      { return strconv.Itoa(item) + "." + strconv.Itoa(n) }
+
+// copiedIn is copied when it names a button of one of items, else "": only
+// the chunk and the item concerned re-render when it changes.
+func copiedIn(copied string, items []*state.Item) string {
+	if copied == "" {
+		return ""
+	}
+	key, _, _ := strings.Cut(copied, ".")
+	for _, it := range items {
+		if strconv.Itoa(it.Key) == key {
+			return copied
+		}
+	}
+	return ""
+}
+
+// CopyButton copies Text. It is a component so that a click copies the
+// text as it is now, while an answer streams (a closure in a plain
+// element's handler would keep the text of its first render).
+type CopyButton struct {
+	app.Compo
+	ID     string
+	Text   string
+	Label  string // the accessible name: "Copy answer", "Copy code"
+	Short  string // the visible text: "Copy"
+	Done   string // name and text once copied: "Copied"
+	Copied bool
+}
+
+func (b *CopyButton) onClick(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(ActionCopy, CopyCommand{ID: b.ID, Text: b.Text})
+}
+
+func (b *CopyButton) Render() app.UI {
+	label, text, class := b.Label, b.Short, "copy"
+	if b.Copied {
+		label, text, class = b.Done, b.Done, "copy copied"
+	}
+	return app.Button().Type("button").Class(class).DataSet("testid", "copy").DataSet("copy-id", b.ID).
+		Aria("label", label).OnClick(b.onClick).Body(
+		app.Span().Class("copy-icon").Aria("hidden", true),
+		app.Span().Class("copy-text").Text(text),
+	)
+}
+
+func copyButton(id, text, labelKey string, copied string, tr translator) app.UI {
+	return &CopyButton{ID: id, Text: text, Label: tr.T(labelKey), Short: tr.T("copy.short"), Done: tr.T("copy.done"), Copied: copied == id}
+}
+
+// textItem is an assistant text: its Markdown (with citation markers and
+// copyable code blocks), then its copy button. copied names the button
+// that just copied, if it is one of this item's.
+func textItem(it *state.Item, s Settings, copied string) app.UI {
+	cls := "item text"
+	if it.Final {
+		cls += " final"
+	}
+	var marks []Mark
+	if len(it.Citations) > 0 {
+		marks = citationMarks(it, s)
+	}
+	body := renderMarkdown(it.Text, marks, &mdCopy{item: it.Key, copied: copied, tr: s})
+	if strings.TrimSpace(it.Text) != "" {
+		body = append(body, app.Div().Class("answer-actions").Body(
+			copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s),
+		))
+	}
+	return app.Div().Class(cls).DataSet("kind", "text").Body(body...)
+}
+
+// announcer is the page's polite status region (visually hidden). It is
+// always in the page, so that screen readers watch it from the start.
+func announcer(text string) app.UI {
+	return app.Div().Class("sr-only").Attr("role", "status").Aria("live", "polite").
+		DataSet("testid", "announcer").Text(text)
+}

@@ -1,0 +1,94 @@
+package components
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"stepwise/state"
+)
+
+func TestInterruptForm(t *testing.T) {
+	set := in("en")
+	s := storeOf(t,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"ask","message":"Which <b>account</b>?","responseSchema":{"type":"object","properties":{
+			"account":{"type":"string","enum":["work","home"],"title":"Account"},
+			"note":{"type":"string","description":"Anything else"},
+			"copies":{"type":"integer","default":2},
+			"remember":{"type":"boolean","title":"Remember"}},"required":["account"]}}]}}`)
+	f := s.Items()[0]
+	require.Equal(t, state.KindForm, f.Kind)
+	html := itemHTML(t, set, f)
+	assert.Contains(t, html, `data-kind="form"`)
+	assert.Contains(t, html, `data-state="pending"`)
+	assert.Contains(t, html, "Which &lt;b&gt;account&lt;/b&gt;?", "the agent's text is text")
+	assert.Contains(t, html, "<select")
+	assert.Equal(t, 3, strings.Count(html, "<option"), "a prompt and two values")
+	assert.Contains(t, html, `type="checkbox"`)
+	assert.Contains(t, html, `inputmode="numeric"`)
+	assert.Contains(t, html, `value="2"`, "the schema's default")
+	assert.Contains(t, html, "Anything else")
+	assert.Contains(t, html, `data-testid="form-submit"`)
+	assert.Equal(t, 4, strings.Count(html, "<label"), "every input has its label")
+
+	_, err := s.AnswerCard("i1", state.CardAnswer{Values: json.RawMessage(`{"account":"home","copies":2,"remember":true}`)})
+	require.NoError(t, err)
+	html = itemHTML(t, set, f)
+	assert.Contains(t, html, `data-state="answered"`)
+	assert.NotContains(t, html, "<input")
+	assert.Contains(t, html, ">home<")
+	assert.Contains(t, html, ">Yes<")
+	assert.Contains(t, html, ">No answer<", "the note was left empty")
+}
+
+func TestDeniedToolAndApprovalText(t *testing.T) {
+	set := in("fr")
+	s := storeOf(t,
+		`{"type":"start"}`,
+		`{"type":"tool-input-available","toolCallId":"c1","toolName":"pay","input":{}}`,
+		`{"type":"tool-output-denied","toolCallId":"c1"}`,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"send"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"tool_call","toolCallId":"c2","message":"Send it?"}]}}`)
+	tool := s.Tool("c1")
+	v := &ToolView{Item: tool, Rev: tool.Rev, Settings: set}
+	html := app.HTMLString(v.details("d"))
+	assert.Contains(t, html, "Non exécuté")
+	assert.NotContains(t, html, "Denied")
+	card := s.Approval("i")
+	assert.Contains(t, itemHTML(t, set, card), "Send it?")
+
+	s = storeOf(t, `{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"ghost","content":"orphan"}`)
+	ghost := s.Tool("ghost")
+	assert.Contains(t, itemHTML(t, set, ghost), "Une étape de l&#39;agent", "a result for a call never seen is named")
+}
+
+func TestFilesFromAnAISDKRoute(t *testing.T) {
+	set := in("en")
+	s := storeOf(t,
+		`{"type":"start"}`,
+		`{"type":"file","url":"https://files.example/chart.png","mediaType":"image/png"}`,
+		`{"type":"file","url":"javascript:alert(1)","mediaType":"image/png"}`,
+		`{"type":"file","url":"https://files.example/r.pdf","mediaType":"application/pdf"}`,
+		`{"type":"file","url":"data:image/svg+xml;base64,PHN2Zz4=","mediaType":"image/svg+xml"}`)
+	items := s.Items()
+	require.Len(t, items, 4)
+	html := itemHTML(t, set, items[0])
+	// go-app writes attributes in no fixed order: find the image's tag.
+	img := regexp.MustCompile(`<img [^>]*class="file-image"[^>]*>`).FindString(html)
+	assert.Contains(t, img, `src="https://files.example/chart.png"`)
+	html = itemHTML(t, set, items[1])
+	assert.NotContains(t, html, "javascript:")
+	assert.NotContains(t, html, "<img")
+	html = itemHTML(t, set, items[2])
+	assert.Contains(t, html, `href="https://files.example/r.pdf"`)
+	assert.Contains(t, html, `rel="noopener noreferrer"`)
+	assert.Contains(t, html, "A file (application/pdf)")
+	assert.NotContains(t, itemHTML(t, set, items[3]), "<img", "no SVG from a data URL")
+}

@@ -1,0 +1,24 @@
+package components
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Icons are drawn as SVG paths (24×24, stroked with currentColor), hidden
+// from assistive technology: the button around each has its own name.
+var iconPaths = map[string]string{
+	"menu":   "M4 6h16M4 12h16M4 18h16",
+	"plus":   "M12 5v14M5 12h14",
+	"pencil": "M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4",
+	"trash":  "M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6",
+	"send":   "M4 12l16-8-6 16-2-7-8-1z",
+	"stop":   "M7 7h10v10H7z",
+	"check":  "M5 12l5 5 9-10",
+	"list":   "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
+}
+
+func icon(name string) app.UI {
+	return svg("svg").Class("icon").Attr("viewBox", "0 0 24 24").Attr("width", "20").Attr("height", "20").
+		Attr("aria-hidden", "true").Attr("focusable", "false").Body(
+		svg("path").Attr("d", iconPaths[name]).Attr("fill", "none").Attr("stroke", "currentColor").
+			Attr("stroke-width", "2").Attr("stroke-linecap", "round").Attr("stroke-linejoin", "round"),
+	)
+}

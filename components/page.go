@@ -1,0 +1,177 @@
+package components
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+)
+
+// chunkSize is how many top-level items one ChunkView holds. A render of
+// the conversation compares one revision per chunk, and only a changed
+// chunk compares its items: a 2,000-item conversation does ~60 comparisons
+// for a text delta, not 2,000.
+const chunkSize = 32
+
+// PageProps are everything the page shows. The controller builds them from
+// its model for each render.
+type PageProps struct {
+	Settings   Settings
+	Items      []*state.Item // the store's top-level items
+	Status     state.AgentStatus
+	Sources    []state.SourceGroup
+	Connection Connection
+	Forms      Forms
+	Draft      Draft
+
+	// Notice is an alert above the conversation (a send that failed, a
+	// replay that could not start); "" for none.
+	Notice          string
+	Offline         bool // a live page lost its backend
+	UpdateAvailable bool
+	SourcesOpen     bool
+	SourcesWidth    int
+	SourcesRev      uint64 // the store's SourcesRev: a group may grow in place
+
+	// Announcement is what the polite status region says (the controller's
+	// announcer: a run started, a form waits, a run ended, a copy).
+	Announcement string
+	// Copied is the copy button that just copied (its CopyCommand.ID).
+	Copied string
+
+	Conversations ConversationList // the sidebar
+	// Scenarios are the demo scenarios the empty state suggests, in order
+	// (ScenarioOrder); nil for the built-in list.
+	Scenarios []string
+}
+
+// Page draws the page: header, conversation, sources panel and composer.
+// Its controls raise actions; it keeps no state.
+func Page(p PageProps) app.UI {
+	s := p.Settings
+	return app.Div().Class("shell").Body(
+		header(p),
+		app.Div().Class("main").Body(
+			&Sidebar{Settings: s, List: p.Conversations},
+			app.Main().Class("column").Body(
+				alerts(p),
+				announcer(p.Announcement),
+				app.Section().ID("conversation").Class("conversation").
+					Attr("role", "log").Aria("live", "off").Aria("label", s.T("composer.label")).
+					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
+					Body(conversation(p)...),
+				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft},
+			),
+			app.If(p.SourcesOpen, func() app.UI {
+				return &SourcesPanel{Settings: s, Groups: p.Sources, Count: len(p.Sources), Width: p.SourcesWidth, Rev: p.SourcesRev}
+			}),
+		),
+	)
+}
+
+// alerts are the banners above the conversation. Their container is
+// always there, so that one appearing does not shift the column's children:
+// go-app diffs children by position, and would rebuild the conversation and
+// the composer (losing what is typed) that follow.
+func alerts(p PageProps) app.UI {
+	s := p.Settings
+	return app.Div().Class("alerts").Body(
+		app.If(p.UpdateAvailable, func() app.UI {
+			return app.Div().Class("banner update").Attr("role", "status").DataSet("testid", "update").Body(
+				app.Span().Text(s.T("update.available")),
+				app.Button().Class("primary").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }).Text(s.T("update.reload")),
+			)
+		}),
+		app.If(p.Offline, func() app.UI {
+			return app.Div().Class("banner offline").Attr("role", "status").DataSet("testid", "offline").Text(s.T("offline.notice"))
+		}),
+		app.If(p.Notice != "", func() app.UI {
+			return app.Div().Class("notice").Attr("role", "alert").DataSet("testid", "notice").Text(p.Notice)
+		}),
+	)
+}
+
+func header(p PageProps) app.UI {
+	s := p.Settings
+	conn := string(p.Connection)
+	return app.Header().Class("topbar").Body(
+		app.If(!p.Conversations.Hidden, func() app.UI {
+			return app.Button().Type("button").ID(sidebarToggle).Class("icon-button conversations-toggle").
+				DataSet("testid", "conversations-toggle").Aria("label", s.T("conversations.toggle")).
+				Aria("expanded", p.Conversations.Open).Aria("controls", sidebarID).
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
+		}),
+		decorative(app.Img().Src("/web/logo.svg").Class("topbar-logo").Width(28).Height(28)),
+		app.Div().Class("topbar-name").Body(
+			app.H1().Class("name").Text(s.agentName()),
+			app.Span().Class("tagline").Text(s.T("app.tagline")),
+		),
+		app.Span().Class("connection conn-"+conn).DataSet("testid", "connection").DataSet("state", conn).Body(
+			app.Span().Class("conn-dot").Aria("hidden", true),
+			app.Span().Class("conn-label").Text(s.T(connectionKeys[p.Connection])),
+		),
+		app.Button().Class("sources-button").DataSet("testid", "sources-button").
+			Aria("expanded", p.SourcesOpen).Aria("controls", "sources-panel").
+			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleSources) }).Body(
+			app.Span().Text(s.T("sources.button")),
+			app.Span().Class("badge").Text(strconv.Itoa(len(p.Sources))),
+		),
+	)
+}
+
+// conversation renders the items in chunks, or the empty state.
+func conversation(p PageProps) []app.UI {
+	items := p.Items
+	if len(items) == 0 {
+		return []app.UI{emptyState(p.Settings, p.Scenarios)}
+	}
+	chunks := make([]app.UI, 0, len(items)/chunkSize+2)
+	for lo := 0; lo < len(items); lo += chunkSize {
+		hi := min(lo+chunkSize, len(items))
+		part := items[lo:hi:hi]
+		var rev uint64
+		var forms Forms
+		for _, it := range part {
+			rev = max(rev, it.Rev)
+			for k, v := range p.Forms.of(it) {
+				if forms == nil {
+					forms = Forms{}
+				}
+				forms[k] = v
+			}
+		}
+		chunks = append(chunks, &ChunkView{Items: part, Rev: rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: copiedIn(p.Copied, part)})
+	}
+	return append(chunks, app.Div().Class("scroll-anchor").Aria("hidden", true))
+}
+
+// ChunkView renders a run of top-level items; it re-renders only when one
+// of them changed (Rev is the newest revision among them), or the
+// settings, or the state of one of its forms.
+type ChunkView struct {
+	app.Compo
+	Items    []*state.Item
+	Rev      uint64
+	Len      int
+	Settings Settings
+	Forms    Forms
+	Copied   string // the copy button of one of its items that just copied
+}
+
+func (c *ChunkView) Render() app.UI {
+	views := make([]app.UI, len(c.Items))
+	for i, it := range c.Items {
+		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: copiedIn(c.Copied, c.Items[i:i+1])}
+	}
+	return app.Div().Class("chunk").Body(views...)
+}
+
+func emptyState(s Settings, scenarios []string) app.UI {
+	return app.Div().Class("empty").Body(
+		decorative(app.Img().Src("/web/logo.svg").Class("empty-logo").Width(56).Height(56)),
+		app.H2().Text(s.T("empty.title")),
+		app.P().Text(s.T("empty.hint")),
+		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios))...),
+	)
+}

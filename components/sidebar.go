@@ -1,0 +1,261 @@
+package components
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// ConversationList is what the sidebar shows: the conversations this
+// browser knows, newest first.
+type ConversationList struct {
+	Entries []ConversationEntry
+	// Open is the drawer's state on narrow screens (wide ones always show
+	// the list).
+	Open bool
+	// Refused: the browser refuses storage, the list lasts until the page
+	// closes; the sidebar says so.
+	Refused bool
+	// Hidden: the page has no list (a replay).
+	Hidden bool
+}
+
+// ConversationEntry is one conversation of the list.
+type ConversationEntry struct {
+	ID      string
+	Title   string // "" for a conversation without a message yet
+	Href    string // its address: ?session=ID
+	Current bool   // the open one
+}
+
+// The ids the sidebar's focus management uses.
+const (
+	sidebarID      = "conversations"
+	sidebarToggle  = "conversations-toggle"
+	newConvID      = "new-conversation"
+	renameInputID  = "rename-input"
+	confirmNoID    = "delete-cancel"
+	sidebarTitleID = "conversations-title"
+)
+
+// Sidebar is the conversations list: a column on wide screens, a drawer on
+// phones (opened from the header; Escape or the backdrop closes it, and
+// focus goes in and comes back). Each conversation is a real link; rename
+// edits in place, delete asks in place (no JavaScript dialog). What it
+// keeps is view state only: which entry is being renamed or confirmed.
+type Sidebar struct {
+	app.Compo
+	Settings Settings
+	List     ConversationList
+
+	editing    string // the id being renamed
+	confirming string // the id whose delete waits for a yes
+	wasOpen    bool
+}
+
+// OnUpdate moves focus into the drawer as it opens, and back to its toggle
+// as it closes (when focus was inside).
+func (c *Sidebar) OnUpdate(ctx app.Context) {
+	if c.List.Open == c.wasOpen {
+		return
+	}
+	c.wasOpen = c.List.Open
+	open := c.List.Open
+	ctx.Defer(func(ctx app.Context) {
+		if open {
+			focusID(newConvID)
+			return
+		}
+		nav := app.Window().GetElementByID(sidebarID)
+		active := app.Window().Get("document").Get("activeElement")
+		if nav.Truthy() && active.Truthy() && nav.Call("contains", active).Bool() {
+			focusID(sidebarToggle)
+		}
+	})
+}
+
+// focusID focuses element id once it is drawn: go-app draws a component's
+// update on the next animation frame, after the handler's Defer.
+func focusID(id string) { focusWhenDrawn(id, false, 10) }
+
+func focusWhenDrawn(id string, selectText bool, tries int) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+		if selectText {
+			el.Call("select")
+		}
+		return
+	}
+	if tries == 0 {
+		return
+	}
+	var next app.Func
+	next = app.FuncOf(func(this app.Value, args []app.Value) any {
+		next.Release()
+		focusWhenDrawn(id, selectText, tries-1)
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", next)
+}
+
+// onKeyDown: Escape leaves a rename or a confirmation first, then closes
+// the drawer.
+func (c *Sidebar) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() != "Escape" {
+		ctx.PreventUpdate()
+		return
+	}
+	switch {
+	case c.editing != "":
+		id := c.editing
+		c.editing = ""
+		ctx.Defer(func(app.Context) { focusID("rename-" + id) })
+	case c.confirming != "":
+		id := c.confirming
+		c.confirming = ""
+		ctx.Defer(func(app.Context) { focusID("delete-" + id) })
+	case c.List.Open:
+		ctx.NewActionWithValue(ActionToggleConversations, false)
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+func (c *Sidebar) Render() app.UI {
+	s := c.Settings
+	if c.List.Hidden {
+		return app.Div().Class("sidebar-none")
+	}
+	cls := "sidebar"
+	if c.List.Open {
+		cls += " open"
+	}
+	items := make([]app.UI, len(c.List.Entries))
+	for i, e := range c.List.Entries {
+		items[i] = c.entry(e)
+	}
+	return app.Div().Class("sidebar-wrap").Body(
+		app.Nav().ID(sidebarID).Class(cls).Aria("labelledby", sidebarTitleID).
+			DataSet("testid", "conversations").OnKeyDown(c.onKeyDown).Body(
+			app.Div().Class("sidebar-head").Body(
+				app.H2().ID(sidebarTitleID).Text(s.T("conversations.title")),
+				app.Button().Type("button").ID(newConvID).Class("new-conversation").DataSet("testid", "new-conversation").
+					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionNewConversation) }).Body(
+					icon("plus"), app.Span().Text(s.T("conversations.new")),
+				),
+			),
+			app.If(c.List.Refused, func() app.UI {
+				return app.P().Class("sidebar-note").Attr("role", "status").DataSet("testid", "storage-refused").
+					Text(s.T("conversations.refused"))
+			}),
+			app.If(len(items) == 0, func() app.UI {
+				return app.P().Class("sidebar-empty").Text(s.T("conversations.empty"))
+			}),
+			app.Ul().Class("conversation-list").Body(items...),
+		),
+		app.If(c.List.Open, func() app.UI {
+			return app.Div().Class("sidebar-backdrop").Aria("hidden", true).
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionToggleConversations, false) })
+		}),
+	)
+}
+
+func (c *Sidebar) title(e ConversationEntry) string {
+	if e.Title == "" {
+		return c.Settings.T("conversations.untitled")
+	}
+	return e.Title
+}
+
+func (c *Sidebar) entry(e ConversationEntry) app.UI {
+	s := c.Settings
+	title := c.title(e)
+	cls := "conv-item"
+	if e.Current {
+		cls += " current"
+	}
+	var body app.UI
+	switch e.ID {
+	case c.editing:
+		body = c.renameForm(e, title)
+	case c.confirming:
+		body = app.Div().Class("confirm-delete").Attr("role", "group").Aria("label", s.T("conversations.delete_q", title)).Body(
+			app.Span().Class("confirm-text").Text(s.T("conversations.delete_q", title)),
+			app.Div().Class("confirm-buttons").Body(
+				app.Button().Type("button").Class("danger").DataSet("testid", "confirm-delete").
+					OnClick(func(ctx app.Context, ev app.Event) {
+						c.confirming = ""
+						ctx.NewActionWithValue(ActionDeleteConversation, e.ID)
+						ctx.Defer(func(app.Context) { focusID(newConvID) })
+					}, app.EventScope("yes"+e.ID)).Text(s.T("conversations.delete")),
+				&focusOnMount{ID: confirmNoID, Elem: app.Button().Type("button").ID(confirmNoID).DataSet("testid", "cancel-delete").
+					OnClick(func(ctx app.Context, ev app.Event) {
+						c.confirming = ""
+						ctx.Defer(func(app.Context) { focusID("delete-" + e.ID) })
+					}, app.EventScope("no"+e.ID)).Text(s.T("conversations.cancel"))},
+			),
+		)
+	default:
+		link := app.A().Class("conversation-link").Href(e.Href).DataSet("testid", "conversation-link").
+			DataSet("session", e.ID).Title(title).
+			// A full navigation: go-app would otherwise take the click
+			// (its window handler) and swap pages in place.
+			OnClick(func(ctx app.Context, ev app.Event) { ev.StopImmediatePropagation(); ctx.PreventUpdate() }, app.EventScope(e.ID)).
+			Text(title)
+		if e.Current {
+			link = link.Aria("current", "page")
+		}
+		body = app.Div().Class("conversation-row").Body(
+			link,
+			app.Button().Type("button").ID("rename-"+e.ID).Class("icon-button").DataSet("testid", "rename-conversation").
+				Aria("label", s.T("conversations.rename_named", title)).Title(s.T("conversations.rename")).
+				OnClick(func(ctx app.Context, ev app.Event) {
+					c.editing, c.confirming = e.ID, ""
+				}, app.EventScope("rename"+e.ID)).Body(icon("pencil")),
+			app.Button().Type("button").ID("delete-"+e.ID).Class("icon-button").DataSet("testid", "delete-conversation").
+				Aria("label", s.T("conversations.delete_named", title)).Title(s.T("conversations.delete")).
+				OnClick(func(ctx app.Context, ev app.Event) {
+					c.confirming, c.editing = e.ID, ""
+				}, app.EventScope("delete"+e.ID)).Body(icon("trash")),
+		)
+	}
+	return app.Li().Class(cls).Body(body)
+}
+
+func (c *Sidebar) renameForm(e ConversationEntry, title string) app.UI {
+	s := c.Settings
+	value := e.Title
+	return app.Form().Class("rename-form").OnSubmit(func(ctx app.Context, ev app.Event) {
+		ev.PreventDefault()
+		in := app.Window().GetElementByID(renameInputID)
+		if in.Truthy() {
+			ctx.NewActionWithValue(ActionRenameConversation, RenameCommand{ID: e.ID, Title: in.Get("value").String()})
+		}
+		c.editing = ""
+		ctx.Defer(func(app.Context) { focusID("rename-" + e.ID) })
+	}, app.EventScope("form"+e.ID)).Body(
+		app.Label().For(renameInputID).Class("sr-only").Text(s.T("conversations.rename_named", title)),
+		&focusOnMount{ID: renameInputID, Select: true, Elem: app.Input().Type("text").ID(renameInputID).DataSet("testid", "rename-input").Value(value).MaxLength(200)},
+		app.Div().Class("confirm-buttons").Body(
+			app.Button().Type("submit").Class("primary").DataSet("testid", "rename-save").Text(s.T("conversations.save")),
+			app.Button().Type("button").OnClick(func(ctx app.Context, ev app.Event) {
+				c.editing = ""
+				ctx.Defer(func(app.Context) { focusID("rename-" + e.ID) })
+			}, app.EventScope("cancel"+e.ID)).Text(s.T("conversations.cancel")),
+		),
+	)
+}
+
+// focusOnMount draws Elem and focuses it as it appears (a rename field, a
+// confirmation's safe choice).
+type focusOnMount struct {
+	app.Compo
+	ID     string
+	Select bool
+	Elem   app.UI
+}
+
+func (f *focusOnMount) OnMount(ctx app.Context) {
+	id, sel := f.ID, f.Select
+	ctx.Defer(func(app.Context) { focusWhenDrawn(id, sel, 10) })
+}
+
+func (f *focusOnMount) Render() app.UI { return f.Elem }

@@ -1,0 +1,430 @@
+package browsertest
+
+// Real AG-UI and AI SDK backends (testdata/agents, run by Node) feed their
+// raw SSE to the state dialects, and the conversation the store keeps goes
+// back to them in the next request: no browser, the real libraries on the
+// other side. The servers record what each request carried, so the tests
+// assert on the library's side too.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"stepwise/state"
+	"stepwise/state/wire"
+)
+
+// agentsDir holds the Node project of the test backends.
+const agentsDir = "testdata/agents"
+
+// startAgentServer runs `node SCRIPT --port 0` from testdata/agents and
+// returns its base URL. Without node or node_modules the test is skipped
+// (CI installs both: see .ci/run), except under CI, where it fails.
+func startAgentServer(t *testing.T, script string) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(agentsDir, "node_modules", "ai"))
+	}
+	if err != nil {
+		msg := "the test backends need node and their packages: (cd server/browsertest/testdata/agents && npm ci)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, node, script, "--port", "0")
+	cmd.Dir = agentsDir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	lines := bufio.NewScanner(out)
+	port := make(chan string, 1)
+	go func() {
+		for lines.Scan() {
+			if p, ok := strings.CutPrefix(lines.Text(), "listening on "); ok {
+				port <- p
+			}
+		}
+	}()
+	select {
+	case p := <-port:
+		return "http://127.0.0.1:" + p
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s did not start", script)
+	}
+	return ""
+}
+
+// streamInto POSTs body and applies the SSE answer to s, frame by frame, as
+// the browser's transport does. It returns the response.
+func streamInto(t *testing.T, s *state.Store, url string, body any) *http.Response {
+	t.Helper()
+	raw, err := json.Marshal(body)
+	require.NoError(t, err)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(raw))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(resp.Body)
+		t.Fatalf("POST %s: %s: %s", url, resp.Status, msg)
+	}
+	applySSE(t, s, resp.Body)
+	return resp
+}
+
+func applySSE(t *testing.T, s *state.Store, r io.Reader) {
+	t.Helper()
+	var p wire.SSEParser
+	emit := func(e wire.SSEEvent) {
+		if e.Done() {
+			return
+		}
+		if ch := s.ApplyJSON([]byte(e.Data)); ch.Outcome == state.Skipped {
+			t.Errorf("frame skipped: %s", e.Data)
+		}
+	}
+	buf := make([]byte, 997) // odd reads cut lines, as the network does
+	for {
+		n, err := r.Read(buf)
+		p.Feed(buf[:n], emit)
+		if err != nil {
+			break
+		}
+	}
+	p.Close(emit)
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(v))
+}
+
+func post(t *testing.T, url string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", nil)
+	require.NoError(t, err)
+	resp.Body.Close()
+}
+
+func newTestStore() *state.Store {
+	o := state.DefaultOptions()
+	n := 0
+	o.NewID = func() string { n++; return "stepwise-" + string(rune('a'+n%26)) + strings.Repeat("x", n/26) }
+	return state.New(o)
+}
+
+func kinds(items []*state.Item) []state.Kind {
+	var out []state.Kind
+	for _, it := range items {
+		out = append(out, it.Kind)
+	}
+	return out
+}
+
+func TestAISDKRouteThroughTheStore(t *testing.T) {
+	base := startAgentServer(t, "aisdk-server.mjs")
+	route := base + "/api/chat"
+	s := newTestStore()
+
+	// A whole turn: reasoning, a tool that runs, a source, the answer.
+	resp := streamInto(t, s, route, s.UIChatRequest("What is the weather in Hanoi?"))
+	assert.Equal(t, "v1", resp.Header.Get("x-vercel-ai-ui-message-stream"))
+	assert.Contains(t, resp.Header.Get("content-type"), "text/event-stream")
+	require.Zero(t, s.SkippedCount())
+	assert.Equal(t, state.StatusIdle, s.Status())
+	items := s.Items()
+	require.Equal(t, []state.Kind{state.KindUser, state.KindGroup, state.KindText}, kinds(items))
+	g := items[1].Group
+	assert.False(t, g.Open)
+	require.Equal(t, []state.Kind{state.KindThinking, state.KindTool}, kinds(g.Steps))
+	assert.Equal(t, "The user wants the weather; I will look it up.", g.Steps[0].Text)
+	tool := g.Steps[1].Tool
+	assert.Equal(t, state.ToolDone, tool.Status)
+	assert.JSONEq(t, `{"city":"Hanoi"}`, string(tool.Input))
+	assert.JSONEq(t, `{"city":"Hanoi","temperature":31,"condition":"sunny"}`, *tool.Result)
+	assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", items[2].Text)
+	require.Len(t, s.Sources(), 1)
+	assert.Equal(t, "https://weather.example/hanoi", s.Sources()[0].Sources[0].URL)
+
+	// The conversation the store built is the SDK's own (its onFinish
+	// messages), but for the assistant message's id, which the route
+	// leaves to the client.
+	var finished [][]wire.UIMessage
+	getJSON(t, base+"/finished", &finished)
+	require.Len(t, finished, 1)
+	ours := s.UIConversation().Messages
+	require.Len(t, ours, 2)
+	theirs := finished[0]
+	theirs[1].ID = ours[1].ID
+	assert.JSONEq(t, mustJSON(t, theirs), mustJSON(t, ours))
+
+	// An approval: the card, then the answer in the next POST, as the SDK's
+	// addToolApprovalResponse sends it; the SDK runs the tool.
+	streamInto(t, s, route, s.UIChatRequest("Please delete the report"))
+	require.Zero(t, s.SkippedCount())
+	pending := s.Pending()
+	require.NotNil(t, pending)
+	require.Equal(t, state.KindApproval, pending.Kind)
+	deleteTool := pending.Approval.Tool(0)
+	require.NotNil(t, deleteTool)
+	assert.Equal(t, "deleteFile", deleteTool.Tool.Name)
+	assert.Equal(t, state.ToolAwaiting, deleteTool.Tool.Status)
+	key := pending.Approval.ApprovalKey
+	ready, err := s.AnswerCard(key, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	require.NoError(t, err)
+	require.True(t, ready)
+	streamInto(t, s, route, s.UIChatRequest(""))
+	require.Zero(t, s.SkippedCount())
+	assert.Equal(t, state.ToolDone, deleteTool.Tool.Status)
+	assert.JSONEq(t, `{"deleted":"/tmp/report.txt"}`, *deleteTool.Tool.Result)
+	last := s.Items()[len(s.Items())-1]
+	assert.Equal(t, "The file was deleted.", last.Text)
+
+	var requests []wire.UIChatRequest
+	getJSON(t, base+"/requests", &requests)
+	require.Len(t, requests, 3)
+	// The second turn carries the first turn's messages.
+	assert.Len(t, requests[1].Messages, 3)
+	assert.JSONEq(t, mustJSON(t, ours), mustJSON(t, requests[1].Messages[:2]))
+	// The approval went back exactly as the SDK expects it.
+	approval := requests[2]
+	assert.Equal(t, "submit-message", approval.Trigger)
+	assert.Equal(t, approval.Messages[3].ID, approval.MessageID)
+	part := approval.Messages[3].Parts[1]
+	assert.Equal(t, "tool-deleteFile", part.Type)
+	assert.Equal(t, "approval-responded", part.State)
+	require.NotNil(t, part.Approval)
+	assert.Equal(t, key, part.Approval.ID)
+	assert.True(t, *part.Approval.Approved)
+	// ... and the model was then given the tool's result.
+	var prompts []json.RawMessage
+	getJSON(t, base+"/prompts", &prompts)
+	assert.Contains(t, string(prompts[len(prompts)-1]), `"deleted":"/tmp/report.txt"`)
+
+	// A new message while an approval waits refuses it (output-denied).
+	streamInto(t, s, route, s.UIChatRequest("delete it after all"))
+	streamInto(t, s, route, s.UIChatRequest("no, leave it"))
+	getJSON(t, base+"/requests", &requests)
+	lastReq := requests[len(requests)-1]
+	n := len(lastReq.Messages)
+	assert.Equal(t, "output-denied", lastReq.Messages[n-2].Parts[1].State)
+	assert.Equal(t, state.KindText, s.Items()[len(s.Items())-1].Kind)
+	require.Zero(t, s.SkippedCount())
+}
+
+// A reload in the middle of a response: the route's resumable stream
+// replays it from its start, and nothing shows twice.
+func TestAISDKResumeAfterReload(t *testing.T) {
+	base := startAgentServer(t, "aisdk-server.mjs")
+	route := base + "/api/chat"
+	s := newTestStore()
+	body, err := json.Marshal(s.UIChatRequest("a slow answer please"))
+	require.NoError(t, err)
+	resp, err := http.Post(route, "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	// Read until the first words are there, as a page would show them.
+	var p wire.SSEParser
+	seen := make(chan struct{})
+	go func() {
+		buf := make([]byte, 512)
+		done := false
+		for {
+			n, err := resp.Body.Read(buf)
+			p.Feed(buf[:n], func(e wire.SSEEvent) {
+				if e.Done() {
+					return
+				}
+				s.ApplyJSON([]byte(e.Data))
+				if strings.Contains(e.Data, "Working on it") && !done {
+					done = true
+					close(seen)
+				}
+			})
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-seen:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no text before the gate")
+	}
+	saved := s.UIConversation()
+	require.NotNil(t, saved.Active)
+	resp.Body.Close() // the page goes away
+
+	r := newTestStore()
+	r.RestoreUI(saved)
+	assert.Equal(t, "Working on it", r.Items()[1].Text)
+	stream, err := http.Get(route + "/" + saved.ID + "/stream")
+	require.NoError(t, err)
+	defer stream.Body.Close()
+	require.Equal(t, http.StatusOK, stream.StatusCode)
+	r.BeginUIResume()
+	post(t, base+"/release")
+	applySSE(t, r, stream.Body)
+	require.Zero(t, r.SkippedCount())
+	items := r.Items()
+	require.Equal(t, []state.Kind{state.KindUser, state.KindText}, kinds(items))
+	assert.Equal(t, "Working on it, done.", items[1].Text)
+	assert.Equal(t, state.StatusIdle, r.Status())
+	c := r.UIConversation()
+	assert.Nil(t, c.Active)
+	require.Len(t, c.Messages, 2)
+	assert.Equal(t, "Working on it, done.", *c.Messages[1].Parts[len(c.Messages[1].Parts)-1].Text)
+
+	// Once done, there is nothing to resume.
+	again, err := http.Get(route + "/" + saved.ID + "/stream")
+	require.NoError(t, err)
+	again.Body.Close()
+	assert.Equal(t, http.StatusNoContent, again.StatusCode)
+}
+
+func TestAGUIServerThroughTheStore(t *testing.T) {
+	base := startAgentServer(t, "agui-server.mjs")
+	agent := base + "/agent"
+	s := newTestStore()
+
+	// A whole run: reasoning, a tool call with its result, the answer.
+	resp := streamInto(t, s, agent, s.AGUIRunInput("What is the weather in Hanoi?"))
+	assert.Contains(t, resp.Header.Get("content-type"), "text/event-stream")
+	require.Zero(t, s.SkippedCount())
+	assert.Equal(t, state.StatusIdle, s.Status())
+	items := s.Items()
+	require.Equal(t, []state.Kind{state.KindUser, state.KindGroup, state.KindText}, kinds(items))
+	g := items[1].Group
+	require.Equal(t, []state.Kind{state.KindThinking, state.KindTool}, kinds(g.Steps))
+	assert.Equal(t, "Get weather", g.Title())
+	assert.Equal(t, state.ToolDone, g.Steps[1].Tool.Status)
+	assert.JSONEq(t, `{"city":"Hanoi"}`, string(g.Steps[1].Tool.Input))
+	assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", items[2].Text)
+	conv := s.AGUIConversation()
+	assert.JSONEq(t, `{"city":"Hanoi","lookups":1}`, string(conv.State))
+	roles := []string{}
+	for _, m := range conv.Messages {
+		roles = append(roles, m.Role)
+	}
+	assert.Equal(t, []string{"user", "reasoning", "assistant", "tool", "assistant"}, roles)
+
+	// A tool approval (RUN_FINISHED outcome interrupt), answered with an
+	// edit: the agent receives it as its resume.
+	streamInto(t, s, agent, s.AGUIRunInput("Email the report"))
+	require.Zero(t, s.SkippedCount())
+	pending := s.Pending()
+	require.NotNil(t, pending)
+	require.Equal(t, "Send the report to team@example.com?", pending.Approval.Text)
+	assert.Equal(t, []string{"approve", "edit", "reject"}, pending.Approval.Actions[0].Allowed)
+	assert.Equal(t, state.ToolAwaiting, s.Tool("call-email-1").Tool.Status)
+	ready, err := s.AnswerCard(pending.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "send_email", Args: json.RawMessage(`{"to":"boss@example.com","subject":"Report"}`)}}}})
+	require.NoError(t, err)
+	require.True(t, ready)
+	streamInto(t, s, agent, s.AGUIRunInput(""))
+	require.Zero(t, s.SkippedCount())
+	assert.Equal(t, state.ToolDone, s.Tool("call-email-1").Tool.Status)
+	assert.Equal(t, "Sent to boss@example.com", *s.Tool("call-email-1").Tool.Result)
+	assert.Equal(t, "The email was sent to boss@example.com.", s.Items()[len(s.Items())-1].Text)
+
+	var requests []wire.RunAgentInput
+	getJSON(t, base+"/requests", &requests)
+	require.Len(t, requests, 3)
+	assert.JSONEq(t, `[{"interruptId":"approve-email-6","status":"resolved","payload":{"approved":true,"editedArgs":{"to":"boss@example.com","subject":"Report"}}}]`, mustJSON(t, requests[2].Resume))
+	// The second run carries the first run's messages.
+	assert.Len(t, requests[1].Messages, 6)
+	assert.JSONEq(t, mustJSON(t, conv.Messages), mustJSON(t, requests[1].Messages[:5]))
+	assert.Equal(t, requests[0].ThreadID, requests[2].ThreadID)
+
+	// A form from a response schema.
+	streamInto(t, s, agent, s.AGUIRunInput("Which account?"))
+	form := s.Pending()
+	require.NotNil(t, form)
+	require.Equal(t, state.KindForm, form.Kind)
+	require.Len(t, form.Form.Fields, 2)
+	values, err := state.BuildFormValues(form.Form, map[string]string{"account": "1", "remember": "true"})
+	require.NoError(t, err)
+	_, err = s.AnswerCard(form.Form.ApprovalKey, state.CardAnswer{Values: values})
+	require.NoError(t, err)
+	streamInto(t, s, agent, s.AGUIRunInput(""))
+	assert.Equal(t, `Noted: {"account":"home","remember":true}.`, s.Items()[len(s.Items())-1].Text)
+
+	// LangGraph's on_interrupt: answered through forwardedProps.command.resume.
+	streamInto(t, s, agent, s.AGUIRunInput("legacy archive"))
+	card := s.Pending()
+	require.NotNil(t, card)
+	require.Equal(t, state.KindApproval, card.Kind)
+	_, err = s.AnswerCard(card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	require.NoError(t, err)
+	in := s.AGUIRunInput("")
+	streamInto(t, s, agent, in)
+	assert.Equal(t, "The report was archived.", s.Items()[len(s.Items())-1].Text)
+	getJSON(t, base+"/requests", &requests)
+	assert.JSONEq(t, `{"command":{"resume":{"decisions":[{"type":"approve"}]}}}`, string(requests[len(requests)-1].ForwardedProps))
+
+	// A failing run.
+	streamInto(t, s, agent, s.AGUIRunInput("this will fail"))
+	assert.Equal(t, state.StatusError, s.Status())
+	last := s.Items()[len(s.Items())-1]
+	assert.Equal(t, state.KindError, last.Kind)
+	assert.Equal(t, "The model is overloaded.", last.Text)
+	require.Zero(t, s.SkippedCount())
+
+	// The conversation the store built from the first run is the one
+	// @ag-ui/client builds from the same run.
+	first := requests[0]
+	var official struct {
+		Messages []wire.AGUIMessage `json:"messages"`
+		State    json.RawMessage    `json:"state"`
+	}
+	postJSON(t, base+"/client-run", map[string]any{"threadId": first.ThreadID, "runId": first.RunID, "messages": first.Messages}, &official)
+	assert.JSONEq(t, mustJSON(t, official.Messages), mustJSON(t, conv.Messages))
+	assert.JSONEq(t, string(official.State), string(conv.State))
+
+	// Saved and restored, the conversation goes on where it was.
+	r := newTestStore()
+	r.RestoreAGUI(s.AGUIConversation())
+	streamInto(t, r, agent, r.AGUIRunInput("And tomorrow?"))
+	assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", r.Items()[len(r.Items())-1].Text)
+}
+
+func postJSON(t *testing.T, url string, body, v any) {
+	t.Helper()
+	raw, err := json.Marshal(body)
+	require.NoError(t, err)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(raw))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(v))
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(raw)
+}

@@ -1,0 +1,273 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"stepwise/server/site"
+)
+
+// fakeBackend is a scripted agent backend, for what the demo agent cannot
+// be made to do on demand: refuse a command, or come back from a restart
+// without its log. It serves PROTOCOL.md's endpoints (history, WebSocket,
+// SSE, commands) for any session id, with RESET.md's additions: reset
+// frames, command_result replies and POST statuses.
+type fakeBackend struct {
+	mu      sync.Mutex
+	log     []string // event i carries event_id i+1
+	status  string   // the history's agent_status
+	streams map[chan string]struct{}
+	dropped chan struct{} // closed by restart: every open stream ends
+	// onCommand decides a client frame's outcome: ok, or the refusal's
+	// message. It may emit events. Nil accepts everything.
+	onCommand func(frame map[string]any) (ok bool, refusal string)
+	frames    []map[string]any // every client frame received
+	types     []string         // the Content-Type of every command POST
+}
+
+func newFakeBackend(status string) *fakeBackend {
+	return &fakeBackend{status: status, streams: map[chan string]struct{}{}, dropped: make(chan struct{})}
+}
+
+// serve starts the real site in front of b and returns its URL.
+func (b *fakeBackend) serve(t *testing.T) string {
+	t.Helper()
+	h, err := site.New(site.Config{WebDir: "../../web", API: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		b.restart(b.status) // ends the streams, so that Close does not wait for them
+		srv.Close()
+	})
+	return srv.URL
+}
+
+// emit adds events (JSON objects without event_id) to the log and sends
+// them to the open streams.
+func (b *fakeBackend) emit(events ...string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, ev := range events {
+		ev = strings.TrimSpace(ev)
+		ev = ev[:len(ev)-1] + `,"event_id":` + strconv.Itoa(len(b.log)+1) + `}`
+		b.log = append(b.log, ev)
+		for ch := range b.streams {
+			ch <- ev
+		}
+	}
+}
+
+// setStatus changes the history's agent_status.
+func (b *fakeBackend) setStatus(status string) {
+	b.mu.Lock()
+	b.status = status
+	b.mu.Unlock()
+}
+
+// restart is a server that restarted without its log: every connection
+// drops, and the log starts again empty.
+func (b *fakeBackend) restart(status string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.log, b.status = nil, status
+	close(b.dropped)
+	b.dropped = make(chan struct{})
+}
+
+// subscribe returns what a subscriber after last gets first (a reset frame
+// when last is beyond the log, else the backlog), and its stream.
+func (b *fakeBackend) subscribe(last string) (first []string, ch chan string, dropped chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, _ := strconv.Atoi(strings.Trim(last, `"`))
+	if n > len(b.log) {
+		newest := "null"
+		if len(b.log) > 0 {
+			newest = strconv.Itoa(len(b.log))
+		}
+		first = []string{`{"type":"reset","last_event_id":` + newest + `,"reason":"unknown_event_id"}`}
+	} else {
+		first = append(first, b.log[max(n, 0):]...)
+	}
+	ch = make(chan string, 1024)
+	b.streams[ch] = struct{}{}
+	return first, ch, b.dropped
+}
+
+func (b *fakeBackend) unsubscribe(ch chan string) {
+	b.mu.Lock()
+	delete(b.streams, ch)
+	b.mu.Unlock()
+}
+
+// command decides a client frame's outcome.
+func (b *fakeBackend) command(raw []byte) (frame map[string]any, ok bool, refusal string) {
+	if json.Unmarshal(raw, &frame) != nil {
+		return nil, false, "not JSON"
+	}
+	b.mu.Lock()
+	b.frames = append(b.frames, frame)
+	decide := b.onCommand
+	b.mu.Unlock()
+	if decide == nil {
+		return frame, true, ""
+	}
+	ok, refusal = decide(frame)
+	return frame, ok, refusal
+}
+
+// received returns the client frames received so far, and the content
+// types of the POSTs.
+func (b *fakeBackend) received() ([]map[string]any, []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]map[string]any(nil), b.frames...), append([]string(nil), b.types...)
+}
+
+func (b *fakeBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/history"):
+		b.mu.Lock()
+		status := b.status
+		b.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"session_id":"s","agent_status":%q,"last_event_id":null,"messages":[],"pending_approval":null}`, status)
+	case strings.HasSuffix(r.URL.Path, "/ws"):
+		b.serveWS(w, r)
+	case strings.HasSuffix(r.URL.Path, "/events"):
+		b.serveSSE(w, r)
+	case strings.HasSuffix(r.URL.Path, "/commands") && r.Method == http.MethodPost:
+		b.serveCommand(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (b *fakeBackend) serveWS(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	ctx := r.Context()
+	_, msg, err := c.Read(ctx)
+	if err != nil {
+		return
+	}
+	var sub struct {
+		LastEventID json.RawMessage `json:"last_event_id"`
+	}
+	json.Unmarshal(msg, &sub)
+	first, ch, dropped := b.subscribe(string(sub.LastEventID))
+	defer b.unsubscribe(ch)
+	for _, f := range first {
+		if c.Write(ctx, websocket.MessageText, []byte(f)) != nil {
+			return
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			_, msg, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			frame, ok, refusal := b.command(msg)
+			id, _ := frame["command_id"].(string)
+			if id == "" {
+				continue
+			}
+			reply := `{"type":"command_result","command_id":` + strconv.Quote(id) + `,"ok":true}`
+			if !ok {
+				reply = `{"type":"command_result","command_id":` + strconv.Quote(id) + `,"ok":false,"error":{"type":"invalid_request","message":` + strconv.Quote(refusal) + `}}`
+			}
+			c.Write(ctx, websocket.MessageText, []byte(reply))
+		}
+	}()
+	for {
+		select {
+		case ev := <-ch:
+			if c.Write(ctx, websocket.MessageText, []byte(ev)) != nil {
+				return
+			}
+		case <-dropped:
+			return
+		case <-done:
+			return
+		}
+	}
+}
+
+func (b *fakeBackend) serveSSE(w http.ResponseWriter, r *http.Request) {
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("last_event_id")
+	}
+	first, ch, dropped := b.subscribe(last)
+	defer b.unsubscribe(ch)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	flusher := w.(http.Flusher)
+	fmt.Fprint(w, "retry: 200\n\n")
+	write := func(ev string) {
+		var head struct {
+			EventID json.RawMessage `json:"event_id"`
+		}
+		json.Unmarshal([]byte(ev), &head)
+		if len(head.EventID) > 0 {
+			fmt.Fprintf(w, "id: %s\n", strings.Trim(string(head.EventID), `"`))
+		}
+		fmt.Fprintf(w, "data: %s\n\n", ev)
+		flusher.Flush()
+	}
+	for _, ev := range first { // a reset frame has no id
+		write(ev)
+	}
+	flusher.Flush()
+	for {
+		select {
+		case ev := <-ch:
+			write(ev)
+		case <-dropped:
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+func (b *fakeBackend) serveCommand(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	b.types = append(b.types, r.Header.Get("Content-Type"))
+	b.mu.Unlock()
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		w.WriteHeader(http.StatusUnsupportedMediaType)
+		fmt.Fprint(w, `{"error":{"type":"invalid_request","message":"commands are application/json"}}`)
+		return
+	}
+	if _, ok, refusal := b.command(raw); !ok {
+		w.WriteHeader(http.StatusConflict)
+		fmt.Fprintf(w, `{"error":{"type":"invalid_request","message":%q}}`, refusal)
+		return
+	}
+	w.WriteHeader(http.StatusAccepted)
+}

@@ -1,0 +1,733 @@
+package state
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"stepwise/state/wire"
+)
+
+// AG-UI events as items (BACKENDS.md section 2). While it applies them the
+// store also keeps the conversation in AG-UI's own message format
+// (agui_conversation.go), as @ag-ui/client builds it from the same events.
+
+// aguiState is what the AG-UI dialect keeps between events.
+type aguiState struct {
+	conv AGUIConversation
+	// content of the messages being streamed, by message id: kept apart
+	// from the messages so a delta costs its own length, not the text's.
+	content map[string]*strings.Builder
+	args    map[string]*[]byte // arguments of each tool call, by call id
+
+	texts     map[string]*streamText // text items being streamed, by message id
+	reasoning map[string]*streamText
+	thinking  *streamText // the deprecated THINKING_TEXT_MESSAGE_*
+
+	// The *_CHUNK shorthands continue the message or call they last named
+	// until another event type arrives.
+	chunkText, chunkReasoning, chunkTool string
+
+	runID         string
+	runInterrupts int // on_interrupt events of this run
+}
+
+func (st *aguiState) init() {
+	st.content = map[string]*strings.Builder{}
+	st.args = map[string]*[]byte{}
+	st.texts = map[string]*streamText{}
+	st.reasoning = map[string]*streamText{}
+}
+
+// applyAGUI applies one AG-UI event frame; false when it is not valid.
+func (s *Store) applyAGUI(frame []byte) bool {
+	ev, err := wire.DecodeAGUIEvent(frame)
+	if err != nil {
+		return false
+	}
+	return s.applyAGUIEvent(&ev)
+}
+
+// deltaText reads a string delta; ok is false when there is none.
+func deltaText(raw json.RawMessage) (string, bool) {
+	return wire.StringValue(raw)
+}
+
+func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
+	st := &s.dialectState().agui
+	if ev.Type != "TEXT_MESSAGE_CHUNK" {
+		st.chunkText = ""
+	}
+	if ev.Type != "REASONING_MESSAGE_CHUNK" {
+		st.chunkReasoning = ""
+	}
+	if ev.Type != "TOOL_CALL_CHUNK" {
+		if st.chunkTool != "" {
+			s.aguiToolEnd(st, st.chunkTool)
+		}
+		st.chunkTool = ""
+	}
+	switch ev.Type {
+	case "RUN_STARTED":
+		s.beginRun()
+		if ev.RunID != "" {
+			st.runID = ev.RunID
+		}
+		st.runInterrupts = 0
+		if st.conv.ThreadID == "" {
+			st.conv.ThreadID = ev.ThreadID
+		}
+		return true
+	case "RUN_FINISHED":
+		s.aguiCloseStreams(st)
+		if ev.Outcome != nil {
+			switch ev.Outcome.Type {
+			case "interrupt":
+				// Tool approvals first: their group stays open for them, and
+				// the forms that stand alone then follow it.
+				for _, toolFirst := range []bool{true, false} {
+					for _, in := range ev.Outcome.Interrupts {
+						if (in.Reason == "tool_call" && in.ToolCallID != "") == toolFirst {
+							s.aguiOpenInterrupt(st, OpenInterrupt{AGUIInterrupt: in})
+						}
+					}
+				}
+			case "cancelled":
+				s.terminal(s.newItem(KindStopped), StatusStopped)
+				return true
+			}
+		}
+		s.endDialectRun(StatusIdle)
+		return true
+	case "RUN_ERROR":
+		s.aguiCloseStreams(st)
+		text, _ := wire.StringValue(ev.Message)
+		if text == "" {
+			text, _ = wire.StringValue(ev.Code)
+		}
+		s.failRun(text)
+		return true
+
+	case "TEXT_MESSAGE_START":
+		if ev.MessageID == "" {
+			return false
+		}
+		s.aguiTextStart(st, ev.MessageID, ev.Role)
+		return true
+	case "TEXT_MESSAGE_CONTENT":
+		delta, ok := deltaText(ev.Delta)
+		if !ok || st.texts[ev.MessageID] == nil && st.content[ev.MessageID] == nil {
+			return false
+		}
+		s.aguiTextAppend(st, ev.MessageID, delta)
+		return true
+	case "TEXT_MESSAGE_END":
+		if st.texts[ev.MessageID] == nil && st.content[ev.MessageID] == nil {
+			return false
+		}
+		delete(st.texts, ev.MessageID)
+		return true
+	case "TEXT_MESSAGE_CHUNK":
+		id := ev.MessageID
+		if id == "" {
+			id = st.chunkText
+		}
+		if id == "" {
+			return false
+		}
+		if id != st.chunkText {
+			s.aguiTextStart(st, id, ev.Role)
+			st.chunkText = id
+		}
+		if delta, ok := deltaText(ev.Delta); ok {
+			s.aguiTextAppend(st, id, delta)
+		}
+		return true
+
+	case "REASONING_START", "REASONING_END", "THINKING_START", "THINKING_END":
+		return true
+	case "REASONING_MESSAGE_START":
+		if ev.MessageID == "" {
+			return false
+		}
+		s.aguiReasoningStart(st, ev.MessageID)
+		return true
+	case "REASONING_MESSAGE_CONTENT":
+		delta, ok := deltaText(ev.Delta)
+		if !ok || st.reasoning[ev.MessageID] == nil {
+			return false
+		}
+		s.aguiReasoningAppend(st, ev.MessageID, delta)
+		return true
+	case "REASONING_MESSAGE_END":
+		if st.reasoning[ev.MessageID] == nil {
+			return false
+		}
+		delete(st.reasoning, ev.MessageID)
+		return true
+	case "REASONING_MESSAGE_CHUNK":
+		id := ev.MessageID
+		if id == "" {
+			id = st.chunkReasoning
+		}
+		if id == "" {
+			return false
+		}
+		if id != st.chunkReasoning {
+			s.aguiReasoningStart(st, id)
+			st.chunkReasoning = id
+		}
+		if delta, ok := deltaText(ev.Delta); ok {
+			s.aguiReasoningAppend(st, id, delta)
+		}
+		return true
+	case "REASONING_ENCRYPTED_VALUE":
+		if ev.EntityID == "" {
+			return false
+		}
+		s.aguiEncrypted(st, ev)
+		return true
+	case "THINKING_TEXT_MESSAGE_START":
+		st.thinking = s.newStreamThinking()
+		return true
+	case "THINKING_TEXT_MESSAGE_CONTENT":
+		delta, ok := deltaText(ev.Delta)
+		if !ok || st.thinking == nil {
+			return false
+		}
+		st.thinking.append(s, delta)
+		return true
+	case "THINKING_TEXT_MESSAGE_END":
+		if st.thinking == nil {
+			return false
+		}
+		st.thinking = nil
+		return true
+
+	case "TOOL_CALL_START":
+		if ev.ToolCallID == "" || ev.ToolCallName == "" {
+			return false
+		}
+		s.aguiToolStart(st, ev.ToolCallID, ev.ToolCallName, ev.ParentMessageID)
+		return true
+	case "TOOL_CALL_ARGS":
+		delta, ok := deltaText(ev.Delta)
+		if !ok || st.args[ev.ToolCallID] == nil {
+			return false
+		}
+		*st.args[ev.ToolCallID] = append(*st.args[ev.ToolCallID], delta...)
+		return true
+	case "TOOL_CALL_END":
+		if st.args[ev.ToolCallID] == nil {
+			return false
+		}
+		s.aguiToolEnd(st, ev.ToolCallID)
+		return true
+	case "TOOL_CALL_CHUNK":
+		id := ev.ToolCallID
+		if id == "" {
+			id = st.chunkTool
+		}
+		if id == "" {
+			return false
+		}
+		if st.args[id] == nil {
+			if ev.ToolCallName == "" {
+				return false
+			}
+			s.aguiToolStart(st, id, ev.ToolCallName, ev.ParentMessageID)
+		}
+		st.chunkTool = id
+		if delta, ok := deltaText(ev.Delta); ok {
+			*st.args[id] = append(*st.args[id], delta...)
+			// No END comes for chunks: show the request as it grows.
+			if it := s.tools[id]; it != nil {
+				if in := toolInput(*st.args[id]); in != nil {
+					it.Tool.Input = in
+					s.touch(it)
+				}
+			}
+		}
+		return true
+	case "TOOL_CALL_RESULT":
+		if ev.ToolCallID == "" {
+			return false
+		}
+		s.aguiToolResult(st, ev)
+		return true
+
+	case "STEP_STARTED", "STEP_FINISHED", "RAW", "SUBAGENT_STARTED", "SUBAGENT_FINISHED":
+		return true
+	case "SUBAGENT_ERROR":
+		text, _ := wire.StringValue(ev.Message)
+		s.addError(text, "")
+		return true
+	case "STATE_SNAPSHOT":
+		if ev.Snapshot != nil {
+			st.conv.State = append(json.RawMessage(nil), ev.Snapshot...)
+		}
+		return true
+	case "STATE_DELTA":
+		if len(st.conv.State) > 0 && !wire.IsNull(ev.Delta) {
+			if doc, err := applyJSONPatch(st.conv.State, ev.Delta); err == nil {
+				st.conv.State = doc
+			}
+		}
+		return true
+	case "MESSAGES_SNAPSHOT":
+		var msgs []wire.AGUIMessage
+		if wire.IsNull(ev.Messages) || json.Unmarshal(ev.Messages, &msgs) != nil {
+			return false
+		}
+		s.aguiSnapshot(st, msgs)
+		return true
+	case "ACTIVITY_SNAPSHOT":
+		if ev.MessageID == "" || wire.IsNull(ev.Content) {
+			return false
+		}
+		s.aguiActivity(st, ev.MessageID, ev.ActivityType, ev.Content, ev.Replace == nil || *ev.Replace)
+		return true
+	case "ACTIVITY_DELTA":
+		m := st.conv.find(ev.MessageID)
+		if m == nil || m.Role != "activity" || wire.IsNull(ev.Patch) {
+			return false
+		}
+		doc, err := applyJSONPatch(m.Content, ev.Patch)
+		if err != nil {
+			return true // a patch that does not apply changes nothing
+		}
+		s.aguiActivity(st, ev.MessageID, m.ActivityType, doc, true)
+		return true
+	case "CUSTOM":
+		if ev.Name == "on_interrupt" {
+			s.aguiLegacyInterrupt(st, ev.Value)
+		}
+		return true
+	}
+	return false
+}
+
+// aguiTextStart starts (or continues) the assistant text of a message. A
+// message that comes back after tool calls (LangGraph keeps one message id
+// per node) starts a new text item, so the answer reads in order.
+func (s *Store) aguiTextStart(st *aguiState, id, role string) {
+	if role != "" && role != "assistant" {
+		// Another role's text is part of the conversation, not the answer.
+		if st.conv.find(id) == nil {
+			st.conv.add(wire.AGUIMessage{ID: id, Role: role})
+		}
+		st.builderFor(id)
+		return
+	}
+	if s.status != StatusRunning {
+		s.beginRun()
+	}
+	if t := st.texts[id]; t == nil || !s.isLastTop(t.item) {
+		st.texts[id] = s.newStreamText()
+	}
+	if st.conv.find(id) == nil {
+		st.conv.add(wire.AGUIMessage{ID: id, Role: "assistant"})
+	}
+	st.builderFor(id)
+}
+
+func (s *Store) aguiTextAppend(st *aguiState, id, delta string) {
+	if b := st.content[id]; b != nil {
+		b.WriteString(delta)
+	}
+	t := st.texts[id]
+	if t == nil {
+		return // a non-assistant role
+	}
+	if !s.isLastTop(t.item) {
+		t = s.newStreamText()
+		st.texts[id] = t
+	}
+	t.append(s, delta)
+}
+
+func (s *Store) aguiReasoningStart(st *aguiState, id string) {
+	if s.status != StatusRunning {
+		s.beginRun()
+	}
+	st.reasoning[id] = s.newStreamThinking()
+	if st.conv.find(id) == nil {
+		st.conv.add(wire.AGUIMessage{ID: id, Role: "reasoning"})
+	}
+	st.builderFor(id)
+}
+
+func (s *Store) aguiReasoningAppend(st *aguiState, id, delta string) {
+	st.reasoning[id].append(s, delta)
+	if b := st.content[id]; b != nil {
+		b.WriteString(delta)
+	}
+}
+
+// aguiEncrypted keeps an encrypted reasoning value with its message or
+// call; reasoning that is only encrypted shows as hidden.
+func (s *Store) aguiEncrypted(st *aguiState, ev *wire.AGUIEvent) {
+	value := ev.EncryptedValue
+	if ev.Subtype == "tool-call" {
+		st.conv.setCallEncrypted(ev.EntityID, value)
+		return
+	}
+	m := st.conv.find(ev.EntityID)
+	if m == nil {
+		st.conv.add(wire.AGUIMessage{ID: ev.EntityID, Role: "reasoning", Content: json.RawMessage(`""`)})
+		m = st.conv.find(ev.EntityID)
+		t := s.newStreamThinking()
+		st.reasoning[ev.EntityID] = t
+	}
+	m.EncryptedValue = value
+	if t := st.reasoning[ev.EntityID]; t != nil && t.item.Text == "" {
+		t.item.Redacted = true
+		s.touch(t.item)
+	}
+}
+
+func (s *Store) aguiToolStart(st *aguiState, id, name, parentID string) {
+	if s.status != StatusRunning {
+		s.beginRun()
+	}
+	empty := []byte(nil)
+	st.args[id] = &empty
+	st.conv.addToolCall(parentID, wire.AGUIToolCall{ID: id, Type: "function", Function: wire.AGUIFunctionCall{Name: name}})
+	if displayAsContent[name] {
+		s.hidden[id] = true
+		return
+	}
+	if s.tools[id] == nil && s.group == nil {
+		s.openGroup("")
+	}
+	s.toolUse(id, name, nil, "", "")
+}
+
+// aguiToolEnd parses a call's arguments into its request.
+func (s *Store) aguiToolEnd(st *aguiState, id string) {
+	args := st.args[id]
+	if args == nil {
+		return
+	}
+	if it := s.tools[id]; it != nil && len(*args) > 0 {
+		if in := toolInput(*args); in != nil {
+			it.Tool.Input = in
+			s.touch(it)
+		}
+	}
+}
+
+func (s *Store) aguiToolResult(st *aguiState, ev *wire.AGUIEvent) {
+	text, _ := wire.ContentText(ev.Content)
+	status := "success"
+	errText, isErrString := wire.StringValue(ev.Error)
+	if (isErrString && errText != "") || (!isErrString && !wire.IsNull(ev.Error) && string(ev.Error) != "false") {
+		status = "error"
+		if text == "" {
+			text = errText
+		}
+	}
+	if s.tools[ev.ToolCallID] == nil && !s.hidden[ev.ToolCallID] && s.group == nil {
+		// A result for a call never shown: a step where it arrived.
+		s.openGroup("")
+	}
+	s.toolResult(ev.ToolCallID, "", status, text, nil, "")
+	id := ev.MessageID
+	if id == "" {
+		id = "result-" + ev.ToolCallID // Apply stays deterministic
+	}
+	content := ev.Content
+	if wire.IsNull(content) {
+		content = json.RawMessage(`""`)
+	}
+	msg := wire.AGUIMessage{ID: id, Role: "tool", ToolCallID: ev.ToolCallID, Content: append(json.RawMessage(nil), content...)}
+	if status == "error" {
+		msg.Error = errText
+		if msg.Error == "" {
+			msg.Error = text
+		}
+	}
+	st.conv.add(msg)
+}
+
+// aguiActivity shows an activity message's content: one item per message,
+// updated by later snapshots and deltas.
+func (s *Store) aguiActivity(st *aguiState, id, activityType string, content json.RawMessage, replace bool) {
+	m := st.conv.find(id)
+	if m != nil && !replace {
+		return
+	}
+	if m == nil {
+		st.conv.add(wire.AGUIMessage{ID: id, Role: "activity", ActivityType: activityType})
+		m = st.conv.find(id)
+	}
+	m.Content = append(json.RawMessage(nil), content...)
+	if activityType != "" {
+		m.ActivityType = activityType
+	}
+	text := IndentJSON(content)
+	if it := st.activityItem(s, id); it != nil {
+		it.Text = text
+		s.touch(it)
+		return
+	}
+	if s.status != StatusRunning {
+		s.beginRun()
+	}
+	a := wire.Activity{ActivityType: m.ActivityType}
+	name, icon := activityDisplay(&a)
+	it := s.newItem(KindActivity)
+	it.Activity = &ActivityInfo{Type: m.ActivityType, Name: name, Icon: icon}
+	it.Text = text
+	it.titleLabel = name
+	it.BlockType = "agui:" + id // finds the item again; BlockType is unused for activities
+	s.placeStep(it)
+}
+
+// activityItem finds the activity item of a message id.
+func (st *aguiState) activityItem(s *Store, id string) *Item {
+	key := "agui:" + id
+	var found *Item
+	visit := func(it *Item) {
+		if it.Kind == KindActivity && it.BlockType == key {
+			found = it
+		}
+	}
+	for _, it := range s.items {
+		visit(it)
+		if it.Group != nil {
+			for _, step := range it.Group.Steps {
+				visit(step)
+			}
+		}
+	}
+	return found
+}
+
+// aguiCloseStreams forgets the messages being streamed: the run is over.
+func (s *Store) aguiCloseStreams(st *aguiState) {
+	st.flush()
+	clear(st.texts)
+	clear(st.reasoning)
+	st.thinking = nil
+}
+
+// aguiOpenInterrupt shows an interrupt and keeps it open until answered. An
+// interrupt already shown (an agent presents an unanswered one again) is
+// not shown twice.
+func (s *Store) aguiOpenInterrupt(st *aguiState, in OpenInterrupt) {
+	for i := range st.conv.Interrupts {
+		if st.conv.Interrupts[i].ID == in.ID {
+			if st.conv.Interrupts[i].Status == "" && s.approvals[in.ID] != nil {
+				return
+			}
+			st.conv.Interrupts = append(st.conv.Interrupts[:i], st.conv.Interrupts[i+1:]...)
+			break
+		}
+	}
+	if in.ID == "" {
+		in.ID = "interrupt-" + strconv.Itoa(len(st.conv.Interrupts)+1) + "-" + st.runID
+	}
+	st.flush()
+	in.At = len(st.conv.Messages)
+	s.showInterrupt(&in)
+	st.conv.Interrupts = append(st.conv.Interrupts, in)
+}
+
+// showInterrupt makes an interrupt's card: an approval under its tool for a
+// tool call, else a form from its response schema, else a notice that it
+// cannot be answered here (it is then cancelled with the next run).
+func (s *Store) showInterrupt(in *OpenInterrupt) {
+	if old := s.approvals[in.ID]; old != nil {
+		return
+	}
+	if in.Legacy != nil {
+		s.showLegacyInterrupt(in)
+		return
+	}
+	if in.Reason == "tool_call" && in.ToolCallID != "" {
+		s.showToolInterrupt(in)
+		return
+	}
+	fields, free, ok := formFieldsOf(in.ResponseSchema)
+	if !ok {
+		in.Unsupported = true
+		s.addNotice(NoticeUnsupportedInterrupt, in.Message)
+		return
+	}
+	it := s.newFormItem(in.ID, in.Message, fields, free, in.ExpiresAt)
+	s.placeForTool(it, in.ToolCallID)
+}
+
+// placeForTool puts a card after the tool it concerns, in its group; a card
+// for no known tool stands alone, like a question.
+func (s *Store) placeForTool(it *Item, toolCallID string) {
+	t := s.tools[toolCallID]
+	if toolCallID == "" || t == nil {
+		s.standaloneCard(it)
+		return
+	}
+	if t.parent == nil {
+		s.items = insertAfter(s.items, t, it)
+		s.changes.List = true
+		s.touch(it)
+		return
+	}
+	it.parent = t.parent
+	t.parent.Group.Steps = insertAfter(t.parent.Group.Steps, t, it)
+	s.touch(it)
+}
+
+// showToolInterrupt is a tool approval card: approve or reject, and edit
+// when the response schema takes editedArgs.
+func (s *Store) showToolInterrupt(in *OpenInterrupt) {
+	allowed := []string{"approve", "reject"}
+	var sc formSchema
+	if json.Unmarshal(in.ResponseSchema, &sc) == nil && !wire.IsNull(sc.Properties) {
+		names, _, _ := orderedProperties(sc.Properties)
+		for _, n := range names {
+			if n == "editedArgs" {
+				allowed = []string{"approve", "edit", "reject"}
+			}
+		}
+	}
+	it := s.newItem(KindApproval)
+	card := &ApprovalCard{ApprovalKey: in.ID, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds, Text: in.Message}
+	action := ApprovalAction{Name: "tool", Args: emptyObject, Allowed: allowed}
+	tool := s.tools[in.ToolCallID]
+	if tool != nil {
+		action.Name, action.Args = tool.Tool.Name, tool.Tool.Input
+		if !tool.Tool.hasResult {
+			tool.Tool.awaitingKey = in.ID
+			s.setToolStatus(tool, ToolAwaiting)
+		}
+	}
+	card.Actions = []ApprovalAction{action}
+	card.tools = []*Item{tool}
+	it.Approval = card
+	s.approvals[in.ID] = it
+	s.pending = append(s.pending, it)
+	s.changes.Pending = true
+	s.placeApproval(it)
+}
+
+// legacyValue is the value of LangGraph's on_interrupt event: its
+// human-in-the-loop middleware's request, in either spelling.
+type legacyValue struct {
+	ActionRequests      []wire.ActionRequest `json:"action_requests"`
+	ActionRequestsCamel []wire.ActionRequest `json:"actionRequests"`
+	ReviewConfigs       []legacyReviewConfig `json:"review_configs"`
+	ReviewConfigsCamel  []legacyReviewConfig `json:"reviewConfigs"`
+	Message             string               `json:"message"`
+	Question            string               `json:"question"`
+	Prompt              string               `json:"prompt"`
+}
+
+type legacyReviewConfig struct {
+	ActionName            string   `json:"action_name"`
+	ActionNameCamel       string   `json:"actionName"`
+	AllowedDecisions      []string `json:"allowed_decisions"`
+	AllowedDecisionsCamel []string `json:"allowedDecisions"`
+}
+
+// legacyObject reads an on_interrupt value: an object, or (as the
+// LangGraph integration sends it) a JSON string holding one. text is the
+// plain question when the value is just a string.
+func legacyObject(raw json.RawMessage) (v legacyValue, isObject bool, text string) {
+	if s, ok := wire.StringValue(raw); ok {
+		inner := []byte(strings.TrimSpace(s))
+		if len(inner) > 0 && inner[0] == '{' && json.Unmarshal(inner, &v) == nil {
+			return v, true, ""
+		}
+		var str string
+		if json.Unmarshal(inner, &str) == nil {
+			return v, false, str
+		}
+		return v, false, s
+	}
+	if json.Unmarshal(raw, &v) == nil && len(raw) > 0 && raw[0] == '{' {
+		return v, true, ""
+	}
+	return v, false, IndentJSON(raw)
+}
+
+// aguiLegacyInterrupt handles LangGraph's CUSTOM on_interrupt event: a
+// human-in-the-loop request becomes an approval or question exactly as
+// PROTOCOL.md's, keyed by the run's id; any other value a one-field form.
+func (s *Store) aguiLegacyInterrupt(st *aguiState, value json.RawMessage) {
+	if wire.IsNull(value) {
+		value = json.RawMessage(`""`)
+	}
+	st.runInterrupts++
+	key := st.runID
+	if key == "" {
+		key = "run"
+	}
+	if st.runInterrupts > 1 {
+		key += "-" + strconv.Itoa(st.runInterrupts)
+	}
+	s.aguiOpenInterrupt(st, OpenInterrupt{AGUIInterrupt: wire.AGUIInterrupt{ID: key, Reason: "on_interrupt"}, Legacy: append(json.RawMessage(nil), value...)})
+}
+
+func (s *Store) showLegacyInterrupt(in *OpenInterrupt) {
+	v, isObject, text := legacyObject(in.Legacy)
+	actions := firstNonEmpty(v.ActionRequests, v.ActionRequestsCamel)
+	if isObject && len(actions) > 0 {
+		var configs []wire.ReviewConfig
+		for _, c := range append(v.ReviewConfigs, v.ReviewConfigsCamel...) {
+			rc := wire.ReviewConfig{ActionName: c.ActionName, AllowedDecisions: c.AllowedDecisions}
+			if rc.ActionName == "" {
+				rc.ActionName = c.ActionNameCamel
+			}
+			if len(rc.AllowedDecisions) == 0 {
+				rc.AllowedDecisions = c.AllowedDecisionsCamel
+			}
+			configs = append(configs, rc)
+		}
+		s.approvalRequest(in.ID, actions, configs, nil, "")
+		return
+	}
+	if isObject {
+		text = firstNonEmptyString(v.Message, v.Question, v.Prompt)
+		if text == "" {
+			text = IndentJSON(in.Legacy)
+		}
+	}
+	in.Message = text
+	field := FormField{Name: "answer", Type: FieldString, Required: true}
+	it := s.newFormItem(in.ID, text, []FormField{field}, true, "")
+	s.standaloneCard(it)
+}
+
+// standaloneCard adds a card that stands alone. A group that holds another
+// card still waiting stays open (the run is paused, not over), so that card
+// stays in view.
+func (s *Store) standaloneCard(it *Item) {
+	if s.groupHoldsPending() {
+		s.appendTop(it)
+		return
+	}
+	s.standalone(it)
+}
+
+func firstNonEmptyString(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// aguiSnapshot replaces the conversation with the agent's messages: items
+// are rebuilt from them; the agent's status, the sources panel and the
+// cards still open are kept.
+func (s *Store) aguiSnapshot(st *aguiState, msgs []wire.AGUIMessage) {
+	conv := st.conv
+	conv.Messages = msgs
+	status := s.status
+	s.rebuildAGUI(conv, status == StatusRunning)
+	if status != StatusRunning {
+		s.setStatus(status)
+	}
+}

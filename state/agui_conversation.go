@@ -1,0 +1,374 @@
+package state
+
+import (
+	"encoding/json"
+	"strings"
+
+	"stepwise/state/wire"
+)
+
+// AG-UI agents are usually stateless: the client keeps the conversation and
+// sends all of it with every run (BACKENDS.md section 4). The store builds
+// it from the events as they arrive, in AG-UI's own Message format, so it
+// can be saved as is, restored on reload and sent with the next run.
+
+// AGUIConversation is an AG-UI conversation as the browser keeps it.
+type AGUIConversation struct {
+	ThreadID string             `json:"threadId"`
+	Messages []wire.AGUIMessage `json:"messages"`
+	// State is the agent's state (STATE_SNAPSHOT, STATE_DELTA), sent back
+	// with the next run.
+	State json.RawMessage `json:"state,omitempty"`
+	// Interrupts are the ones the agent waits on: shown, and answered (or
+	// cancelled) all together with the next run.
+	Interrupts []OpenInterrupt `json:"interrupts,omitempty"`
+	// Answered are the interrupts of earlier runs with their answers (or
+	// cancelled): the messages do not hold them, so a reload shows their
+	// cards from here.
+	Answered []OpenInterrupt `json:"answered,omitempty"`
+}
+
+// OpenInterrupt is an interrupt the agent waits on, with its answer once
+// the user has given one.
+type OpenInterrupt struct {
+	wire.AGUIInterrupt
+	// Legacy is the value of a LangGraph CUSTOM on_interrupt event; its ID
+	// is the run's id. It is answered through forwardedProps.command.resume.
+	Legacy json.RawMessage `json:"legacy,omitempty"`
+	// Status is "resolved" once answered (Payload is the answer), "" while
+	// the agent waits.
+	Status  string          `json:"status,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+	// Unsupported: no form could be made of it; the next run cancels it.
+	Unsupported bool `json:"unsupported,omitempty"`
+	// At is how many messages the conversation had when it came: where
+	// its card goes when the conversation is shown again.
+	At int `json:"at"`
+}
+
+// find returns the message with that id, the newest if several, or nil.
+func (c *AGUIConversation) find(id string) *wire.AGUIMessage {
+	if id == "" {
+		return nil
+	}
+	for i := len(c.Messages) - 1; i >= 0; i-- {
+		if c.Messages[i].ID == id {
+			return &c.Messages[i]
+		}
+	}
+	return nil
+}
+
+func (c *AGUIConversation) add(m wire.AGUIMessage) {
+	c.Messages = append(c.Messages, m)
+}
+
+// addToolCall adds a call to its parent assistant message, or to a new
+// assistant message named by the parent id (else the call's id), as
+// @ag-ui/client does.
+func (c *AGUIConversation) addToolCall(parentID string, call wire.AGUIToolCall) {
+	if m := c.find(parentID); m != nil && m.Role == "assistant" {
+		m.ToolCalls = append(m.ToolCalls, call)
+		return
+	}
+	id := parentID
+	if id == "" {
+		id = call.ID
+	}
+	c.add(wire.AGUIMessage{ID: id, Role: "assistant", ToolCalls: []wire.AGUIToolCall{call}})
+}
+
+func (c *AGUIConversation) setCallEncrypted(callID, value string) {
+	for i := range c.Messages {
+		for j := range c.Messages[i].ToolCalls {
+			if c.Messages[i].ToolCalls[j].ID == callID {
+				c.Messages[i].ToolCalls[j].EncryptedValue = value
+			}
+		}
+	}
+}
+
+// flush writes the text and arguments streamed so far into the messages.
+func (st *aguiState) flush() {
+	for id, b := range st.content {
+		if m := st.conv.find(id); m != nil {
+			m.Content, _ = json.Marshal(b.String())
+		}
+	}
+	for i := range st.conv.Messages {
+		m := &st.conv.Messages[i]
+		for j := range m.ToolCalls {
+			if a := st.args[m.ToolCalls[j].ID]; a != nil {
+				m.ToolCalls[j].Function.Arguments = string(*a)
+			}
+		}
+	}
+}
+
+// builderFor returns the content builder of a message, seeded with the
+// content it already has (a message id can come back in a later run).
+func (st *aguiState) builderFor(id string) *strings.Builder {
+	if b := st.content[id]; b != nil {
+		return b
+	}
+	b := &strings.Builder{}
+	if m := st.conv.find(id); m != nil {
+		if text, ok := wire.StringValue(m.Content); ok {
+			b.WriteString(text)
+		}
+	}
+	st.content[id] = b
+	return b
+}
+
+// AGUIConversation returns the conversation as the store has built it: a
+// copy, safe to keep and to marshal.
+func (s *Store) AGUIConversation() AGUIConversation {
+	st := &s.dialectState().agui
+	st.flush()
+	return cloneAGUI(st.conv)
+}
+
+func cloneAGUI(c AGUIConversation) AGUIConversation {
+	raw, _ := json.Marshal(c)
+	var out AGUIConversation
+	_ = json.Unmarshal(raw, &out)
+	if out.Messages == nil {
+		out.Messages = []wire.AGUIMessage{}
+	}
+	return out
+}
+
+// RestoreAGUI replaces the store's content with a saved conversation, as a
+// reload shows it: every group closed as history (but the one holding a
+// card still waiting for the user), the agent idle, open interrupts shown
+// again.
+func (s *Store) RestoreAGUI(c AGUIConversation) Changes {
+	s.rebuildAGUI(cloneAGUI(c), false)
+	s.changes.List, s.changes.Status, s.changes.Sources, s.changes.Pending = true, true, true, true
+	return s.changes
+}
+
+// rebuildAGUI rebuilds the items from a conversation. With running, the
+// agent stays running and the last group open (a MESSAGES_SNAPSHOT in the
+// middle of a run).
+func (s *Store) rebuildAGUI(c AGUIConversation, running bool) {
+	old := *s
+	*s = *New(s.opts)
+	s.nextKey, s.rev, s.epoch = old.nextKey, old.rev, old.epoch+1
+	s.lastID, s.skipped = old.lastID, old.skipped
+	s.changes = Changes{Items: old.changes.Items[:0]}
+	if running {
+		s.sources, s.sourcesByTool = old.sources, old.sourcesByTool
+	}
+	if old.dialect != nil {
+		st := &s.dialectState().agui
+		st.runID, st.runInterrupts = old.dialect.agui.runID, old.dialect.agui.runInterrupts
+		s.dialect.ui = old.dialect.ui
+	}
+	s.replayAGUIMessages(c.Messages, c.Answered)
+	st := &s.dialectState().agui
+	for i := range c.Interrupts {
+		if c.Interrupts[i].Status == "" {
+			s.showInterrupt(&c.Interrupts[i])
+		}
+	}
+	if running {
+		s.beginRun()
+	} else {
+		s.endDialectRun(StatusIdle)
+	}
+	st.conv = c
+	clear(st.content)
+	clear(st.args)
+	clear(st.texts)
+	clear(st.reasoning)
+	s.changes.List, s.changes.Status, s.changes.Pending = true, true, true
+	s.changes.Sources = true
+}
+
+// replayAGUIMessages shows messages by applying the events that would have
+// made them, with the cards of the interrupts answered between them.
+func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage, answered []OpenInterrupt) {
+	str := func(v string) json.RawMessage { raw, _ := json.Marshal(v); return raw }
+	next := 0
+	showAnswered := func(upTo int) {
+		for ; next < len(answered) && answered[next].At <= upTo; next++ {
+			s.showAnswered(answered[next])
+		}
+	}
+	defer showAnswered(len(msgs))
+	for i := range msgs {
+		showAnswered(i)
+		m := &msgs[i]
+		switch m.Role {
+		case "user":
+			s.addUser(userContentText(m.Content))
+		case "assistant":
+			if text, _ := wire.ContentText(m.Content); text != "" {
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TEXT_MESSAGE_START", MessageID: m.ID, Role: "assistant"})
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TEXT_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(text)})
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TEXT_MESSAGE_END", MessageID: m.ID})
+			}
+			for _, tc := range m.ToolCalls {
+				if tc.ID == "" || tc.Function.Name == "" {
+					continue
+				}
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TOOL_CALL_START", ToolCallID: tc.ID, ToolCallName: tc.Function.Name, ParentMessageID: m.ID})
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TOOL_CALL_ARGS", ToolCallID: tc.ID, Delta: str(tc.Function.Arguments)})
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TOOL_CALL_END", ToolCallID: tc.ID})
+			}
+		case "tool":
+			ev := wire.AGUIEvent{Type: "TOOL_CALL_RESULT", MessageID: m.ID, ToolCallID: m.ToolCallID, Content: m.Content}
+			if m.Error != "" {
+				ev.Error = str(m.Error)
+			}
+			s.applyAGUIEvent(&ev)
+		case "reasoning":
+			text, _ := wire.StringValue(m.Content)
+			s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_MESSAGE_START", MessageID: m.ID})
+			s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(text)})
+			if m.EncryptedValue != "" {
+				s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_ENCRYPTED_VALUE", Subtype: "message", EntityID: m.ID, EncryptedValue: m.EncryptedValue})
+			}
+			s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_MESSAGE_END", MessageID: m.ID})
+		case "activity":
+			s.applyAGUIEvent(&wire.AGUIEvent{Type: "ACTIVITY_SNAPSHOT", MessageID: m.ID, ActivityType: m.ActivityType, Content: m.Content})
+		}
+	}
+}
+
+// userContentText is a user message's text: a string, or its text parts.
+func userContentText(raw json.RawMessage) string {
+	if text, ok := wire.StringValue(raw); ok {
+		return text
+	}
+	text, _ := wire.ContentText(raw)
+	return text
+}
+
+// AGUIRunInput starts the next run and returns the RunAgentInput to POST:
+// the conversation so far, plus a new user message when userText is not
+// empty; the answers to the open interrupts as its resume (the ones not
+// answered are cancelled: the user moved on), and a LangGraph
+// on_interrupt's answer as forwardedProps.command.resume. The agent is
+// running from here; the user's message shows at once.
+func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
+	s.begin()
+	st := &s.dialectState().agui
+	st.flush()
+	if st.conv.ThreadID == "" {
+		st.conv.ThreadID = s.newID()
+	}
+	in := wire.RunAgentInput{
+		ThreadID:       st.conv.ThreadID,
+		RunID:          s.newID(),
+		Tools:          []json.RawMessage{},
+		Context:        []json.RawMessage{},
+		ForwardedProps: json.RawMessage("{}"),
+	}
+	var legacy json.RawMessage
+	for _, oi := range st.conv.Interrupts {
+		if oi.Legacy != nil {
+			payload := oi.Payload
+			if oi.Status == "" {
+				payload = s.cancelLegacy(oi.ID)
+			}
+			if legacy == nil && payload != nil {
+				legacy = payload
+			}
+		} else {
+			e := wire.AGUIResumeEntry{InterruptID: oi.ID, Status: "cancelled"}
+			if oi.Status == "resolved" {
+				e.Status, e.Payload = "resolved", oi.Payload
+			}
+			in.Resume = append(in.Resume, e)
+		}
+		if it := s.approvals[oi.ID]; it != nil && oi.Status == "" {
+			s.expire(it, ToolError)
+		}
+	}
+	for _, oi := range st.conv.Interrupts {
+		if oi.Status == "" {
+			oi.Status = "cancelled"
+		}
+		st.conv.Answered = append(st.conv.Answered, oi)
+	}
+	st.conv.Interrupts = nil
+	if legacy != nil {
+		in.ForwardedProps, _ = json.Marshal(map[string]any{"command": map[string]json.RawMessage{"resume": legacy}})
+	}
+	if userText != "" {
+		content, _ := json.Marshal(userText)
+		st.conv.add(wire.AGUIMessage{ID: s.newID(), Role: "user", Content: content})
+		s.addUser(userText)
+	} else {
+		s.setStatus(StatusRunning) // the paused run goes on: no new turn
+	}
+	st.runID = in.RunID
+	conv := cloneAGUI(st.conv)
+	in.Messages = conv.Messages
+	if len(conv.State) > 0 {
+		in.State = conv.State
+	}
+	return in
+}
+
+// cancelLegacy is what tells a LangGraph graph that the user moved on from
+// its human-in-the-loop request: every action rejected. A plain question
+// has no such answer (nil): the graph asks it again.
+func (s *Store) cancelLegacy(key string) json.RawMessage {
+	it := s.approvals[key]
+	if it == nil || it.Approval == nil {
+		return nil
+	}
+	decisions := make([]wire.Decision, len(it.Approval.Actions))
+	for i := range decisions {
+		decisions[i] = wire.Decision{Type: "reject"}
+	}
+	raw, _ := json.Marshal(map[string]any{"decisions": decisions})
+	return raw
+}
+
+// showAnswered shows the card of an interrupt answered in an earlier run,
+// with its answer.
+func (s *Store) showAnswered(oi OpenInterrupt) {
+	if s.approvals[oi.ID] != nil {
+		return
+	}
+	s.showInterrupt(&oi)
+	it := s.approvals[oi.ID]
+	if it == nil {
+		return // a notice: it could not be answered
+	}
+	if oi.Status != "resolved" {
+		s.expire(it, ToolError)
+		return
+	}
+	switch {
+	case it.Form != nil:
+		s.answerForm(it, oi.Payload)
+	case oi.Legacy != nil:
+		var p struct {
+			Decisions json.RawMessage `json:"decisions"`
+			Answers   json.RawMessage `json:"answers"`
+		}
+		_ = json.Unmarshal(oi.Payload, &p)
+		s.approvalResult(oi.ID, p.Answers, p.Decisions)
+	case it.Approval != nil:
+		var p struct {
+			Approved   bool            `json:"approved"`
+			EditedArgs json.RawMessage `json:"editedArgs"`
+		}
+		_ = json.Unmarshal(oi.Payload, &p)
+		d := wire.Decision{Type: "reject"}
+		if p.Approved {
+			d.Type = "approve"
+			if !wire.IsNull(p.EditedArgs) {
+				d = wire.Decision{Type: "edit", EditedAction: &wire.EditedAction{Name: it.Approval.Actions[0].Name, Args: p.EditedArgs}}
+			}
+		}
+		raw, _ := json.Marshal([]wire.Decision{d})
+		s.approvalResult(oi.ID, nil, raw)
+	}
+}

@@ -1,0 +1,299 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"stepwise/state/wire"
+)
+
+// Anthropic-native blocks that are not text (BACKENDS.md section 1): the
+// results of server tools, stop reasons that deserve a notice, and the
+// provider's own errors.
+
+// The reasons of the notices of BACKENDS.md section 1; the UI shows a
+// sentence of its own for each.
+const (
+	NoticeRefusal       = "refusal"        // stop_reason refusal: the model declined
+	NoticeMaxTokens     = "max_tokens"     // the answer was cut at the length limit
+	NoticeContextWindow = "context_window" // model_context_window_exceeded
+	NoticeCompaction    = "compaction"     // earlier context was summarised
+)
+
+// isServerToolResult reports whether a block type is a server tool's result
+// (web_search_tool_result, code_execution_tool_result, mcp_tool_result, ...);
+// the native tool_result is not one.
+func isServerToolResult(blockType string) bool {
+	return blockType != "tool_result" && strings.HasSuffix(blockType, "_tool_result")
+}
+
+// serverToolName is the tool name a result implies, for a result whose tool
+// was never seen.
+func serverToolName(blockType string) string {
+	name := strings.TrimSuffix(blockType, "_tool_result")
+	if name == "mcp" {
+		return "mcp_tool"
+	}
+	return name
+}
+
+// serverToolResult merges a server tool's result into its tool (or, with
+// no tool yet, shows it where it arrived, as a tool_result does). It
+// reports false when the block names no tool.
+func (s *Store) serverToolResult(b *wire.Block) bool {
+	if b.ToolUseID == "" {
+		return false
+	}
+	if it := s.tools[b.ToolUseID]; it != nil && it.Tool.partialJSON != nil && json.Valid(it.Tool.partialJSON) {
+		// The result came before the block's stop: its input is complete.
+		it.Tool.Input = json.RawMessage(bytes.Clone(it.Tool.partialJSON))
+	}
+	content := readContent(b.Content)
+	status, text, code := "success", "", ""
+	var artifact json.RawMessage
+	var fetchedURL, fetchedTitle string
+	switch {
+	case content.errorType:
+		status, code = "error", content.errorCode
+		if code == "" {
+			code = UnknownErrorCode
+		}
+		text = ToolErrorMessage(code)
+	case b.IsError || content.isError:
+		status, text = "error", resultText(b.Content)
+	case b.Type == "web_search_tool_result" && content.list != nil:
+		artifact, text = s.searchArtifact(b.ToolUseID, content.list)
+	case b.Type == "web_fetch_tool_result" && content.typ == "web_fetch_result":
+		// The response is the page's title and URL, never its body.
+		var page struct {
+			URL     string `json:"url"`
+			Content struct {
+				Title string `json:"title"`
+			} `json:"content"`
+		}
+		json.Unmarshal(b.Content, &page)
+		fetchedURL, fetchedTitle = page.URL, page.Content.Title
+		text = strings.TrimPrefix(fetchedTitle+"\n"+fetchedURL, "\n")
+	default:
+		text = resultText(b.Content)
+	}
+	it := s.toolResult(b.ToolUseID, serverToolName(b.Type), status, text, artifact, "")
+	if it == nil {
+		return true
+	}
+	it.Tool.ErrorCode = code
+	s.addFetchedPage(fetchedURL, fetchedTitle)
+	return true
+}
+
+// resultContent is what the store needs to know of a result's content.
+type resultContent struct {
+	typ       string
+	errorType bool // an error object: its type ends in _error
+	errorCode string
+	isError   bool
+	list      []json.RawMessage // when the content is a list
+}
+
+func readContent(raw json.RawMessage) resultContent {
+	var c resultContent
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return c
+	}
+	switch t[0] {
+	case '[':
+		if json.Unmarshal(t, &c.list) == nil && c.list == nil {
+			c.list = []json.RawMessage{}
+		}
+	case '{':
+		var obj struct {
+			Type      json.RawMessage `json:"type"`
+			ErrorCode json.RawMessage `json:"error_code"`
+			IsError   bool            `json:"is_error"`
+		}
+		if json.Unmarshal(t, &obj) == nil {
+			c.typ, _ = wire.StringValue(obj.Type)
+			c.errorCode, _ = wire.StringValue(obj.ErrorCode)
+			c.errorType = strings.HasSuffix(c.typ, "_error")
+			c.isError = obj.IsError
+		}
+	}
+	return c
+}
+
+// resultText is the response a server tool's result shows: a string as is;
+// the text, stdout and stderr of an object, or the text of a list's
+// entries, when there are any; else the content as indented JSON.
+func resultText(raw json.RawMessage) string {
+	if wire.IsNull(raw) {
+		return ""
+	}
+	if str, ok := wire.StringValue(raw); ok {
+		return str
+	}
+	t := bytes.TrimSpace(raw)
+	var parts []string
+	field := func(m map[string]json.RawMessage, k string) {
+		if v, ok := wire.StringValue(m[k]); ok && v != "" {
+			parts = append(parts, v)
+		}
+	}
+	switch t[0] {
+	case '{':
+		var m map[string]json.RawMessage
+		if json.Unmarshal(t, &m) == nil {
+			field(m, "text")
+			field(m, "stdout")
+			field(m, "stderr")
+		}
+	case '[':
+		var list []json.RawMessage
+		if json.Unmarshal(t, &list) == nil {
+			for _, e := range list {
+				var m map[string]json.RawMessage
+				if json.Unmarshal(e, &m) == nil {
+					field(m, "text")
+				}
+			}
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, "\n")
+	}
+	return IndentJSON(t)
+}
+
+// searchArtifact turns Anthropic's web search results into the web_search
+// artifact of PROTOCOL.md section 7 (query from the tool's input), so the
+// tool renders as the inline search block and feeds the sources panel. The
+// response text lists each result's title and URL; encrypted_content is
+// never kept.
+func (s *Store) searchArtifact(toolID string, results []json.RawMessage) (json.RawMessage, string) {
+	type source struct {
+		URL     string `json:"url"`
+		Title   string `json:"title"`
+		PageAge string `json:"page_age,omitempty"`
+	}
+	art := struct {
+		Query   string   `json:"query"`
+		Sources []source `json:"sources"`
+	}{Sources: []source{}}
+	if it := s.tools[toolID]; it != nil {
+		var in struct {
+			Query json.RawMessage `json:"query"`
+		}
+		if json.Unmarshal(it.Tool.Input, &in) == nil {
+			art.Query, _ = wire.StringValue(in.Query)
+		}
+	}
+	var text []string
+	for _, raw := range results {
+		var r struct {
+			URL     json.RawMessage `json:"url"`
+			Title   json.RawMessage `json:"title"`
+			PageAge json.RawMessage `json:"page_age"`
+		}
+		if json.Unmarshal(raw, &r) != nil {
+			continue
+		}
+		var src source
+		src.URL, _ = wire.StringValue(r.URL)
+		src.Title, _ = wire.StringValue(r.Title)
+		src.PageAge, _ = wire.StringValue(r.PageAge)
+		if src.URL == "" {
+			continue
+		}
+		art.Sources = append(art.Sources, src)
+		text = append(text, strings.TrimPrefix(src.Title+"\n"+src.URL, "\n"))
+	}
+	b, _ := json.Marshal(art)
+	return b, strings.Join(text, "\n\n")
+}
+
+// toolErrorMessages say in English what a server tool's error_code means;
+// the UI shows its own translation of each code.
+var toolErrorMessages = map[string]string{
+	"invalid_tool_input":       "The tool was called with invalid input.",
+	"unavailable":              "The tool is unavailable right now.",
+	"max_uses_exceeded":        "The tool reached its limit of uses for this request.",
+	"too_many_requests":        "The tool was rate-limited: too many requests.",
+	"query_too_long":           "The search query is too long.",
+	"request_too_large":        "The request is too large.",
+	"execution_time_exceeded":  "The run took too long and was stopped.",
+	"output_file_too_large":    "The output file is too large to return.",
+	"file_not_found":           "The file was not found.",
+	"url_too_long":             "The URL is too long.",
+	"url_not_allowed":          "Fetching this URL is not allowed.",
+	"url_not_in_prior_context": "The URL did not appear earlier in the conversation, so it was not fetched.",
+	"url_not_accessible":       "The page could not be reached.",
+	"unsupported_content_type": "This type of content cannot be fetched.",
+	UnknownErrorCode:           "The tool failed.",
+}
+
+// UnknownErrorCode is the ErrorCode of an error result that sent none.
+const UnknownErrorCode = "unknown"
+
+// ToolErrorCodes lists the error codes with a sentence of their own, for
+// the UI's catalogs.
+func ToolErrorCodes() []string {
+	return slices.Sorted(maps.Keys(toolErrorMessages))
+}
+
+// ToolErrorMessage is the English sentence for a server tool's error_code.
+func ToolErrorMessage(code string) string {
+	if m, ok := toolErrorMessages[code]; ok {
+		return m
+	}
+	return "The tool failed (" + code + ")."
+}
+
+// isProviderError reports whether an error event's error is one of
+// Anthropic's (overloaded_error, api_error, ...: a type ending in _error),
+// which ends the turn.
+func isProviderError(raw json.RawMessage) bool {
+	var e struct {
+		Type json.RawMessage `json:"type"`
+	}
+	if wire.IsNull(raw) || json.Unmarshal(raw, &e) != nil {
+		return false
+	}
+	typ, _ := wire.StringValue(e.Type)
+	return strings.HasSuffix(typ, "_error")
+}
+
+// stopNotice adds the notice a message_delta's stop reason deserves, once
+// per message.
+func (s *Store) stopNotice(reason string, details *wire.StopDetails) {
+	var r string
+	switch reason {
+	case "refusal":
+		r = NoticeRefusal
+	case "max_tokens":
+		r = NoticeMaxTokens
+	case "model_context_window_exceeded":
+		r = NoticeContextWindow
+	default:
+		return
+	}
+	if s.noticed {
+		return
+	}
+	s.noticed = true
+	detail := ""
+	if r == NoticeRefusal && details != nil && details.Explanation != nil {
+		detail = *details.Explanation
+	}
+	s.addNotice(r, detail)
+}
+
+// addNotice adds a notice: like an error, it closes the open group and
+// stands alone.
+func (s *Store) addNotice(reason, detail string) {
+	it := s.newItem(KindNotice)
+	it.Notice = &Notice{Reason: reason, Detail: detail}
+	s.standalone(it)
+}

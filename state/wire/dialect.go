@@ -1,0 +1,98 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Dialect is the protocol an event belongs to. Stepwise recognises it per
+// event (BACKENDS.md section 6), so a captured stream of any backend, even
+// one whose lines mix dialects, replays as the browser would show it.
+type Dialect int
+
+// The dialects.
+const (
+	// Native is PROTOCOL.md's (and Anthropic's): snake_case types.
+	Native Dialect = iota
+	// AGUI is an AG-UI agent's: UPPER_CASE types.
+	AGUI
+	// AISDK is an AI SDK UI message stream's: kebab-case types, and the
+	// single words start, finish, abort and file.
+	AISDK
+)
+
+// DialectOf tells the dialect of an event type. An AI SDK "error" chunk
+// shares its type with the native error event; it is told apart by its
+// errorText field (see the state package).
+func DialectOf(eventType string) Dialect {
+	if eventType == "" {
+		return Native
+	}
+	upper, letter := true, false
+	for i := 0; i < len(eventType); i++ {
+		c := eventType[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c == '_' || (c >= '0' && c <= '9'):
+		case c == '-':
+			return AISDK
+		default:
+			upper = false
+		}
+	}
+	if upper && letter {
+		return AGUI
+	}
+	switch eventType {
+	case "start", "finish", "abort", "file":
+		return AISDK
+	}
+	return Native
+}
+
+// PeekType reads only the "type" of a JSON object frame; ok is false when
+// the frame is not an object or its type is not a string.
+func PeekType(data []byte) (typ string, ok bool) {
+	if !isObject(data) {
+		return "", false
+	}
+	var head struct {
+		Type json.RawMessage `json:"type"`
+	}
+	if json.Unmarshal(data, &head) != nil {
+		return "", false
+	}
+	return StringValue(head.Type)
+}
+
+func isObject(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// CaptureLine reads one line of a captured stream, which may be JSONL (one
+// event a line) or Server-Sent Events as the wire carries them, or both: a
+// `data:` line gives its payload, and comments, other SSE fields, blank
+// lines and the AI SDK's closing `[DONE]` give nothing (ok false). Any
+// other line is returned as is, to be applied (and counted as skipped when
+// it is not an event).
+func CaptureLine(line []byte) (frame []byte, ok bool) {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] == ':' {
+		return nil, false
+	}
+	if rest, isData := bytes.CutPrefix(t, []byte("data:")); isData {
+		rest = bytes.TrimSpace(rest)
+		if len(rest) == 0 || bytes.Equal(rest, []byte("[DONE]")) {
+			return nil, false
+		}
+		return rest, true
+	}
+	for _, field := range [...]string{"event:", "id:", "retry:"} {
+		if bytes.HasPrefix(t, []byte(field)) {
+			return nil, false
+		}
+	}
+	return t, true
+}

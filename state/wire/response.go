@@ -1,0 +1,119 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"mime"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// StreamProblem says why a backend's answer to a POST (or a resume GET)
+// cannot be read as the event stream the AG-UI and AI SDK modes expect.
+type StreamProblem struct {
+	// Status is the HTTP status of a refusal (4xx, 5xx), 0 when the status
+	// was fine but the body is not a stream.
+	Status int
+	// Detail is what the backend said, made readable: the message of a
+	// JSON error, the title of an HTML page, the first line of text. Never
+	// markup; at most MaxDetail bytes.
+	Detail string
+}
+
+// MaxDetail bounds a problem's detail: it is shown in the conversation.
+const MaxDetail = 200
+
+func (p *StreamProblem) Error() string {
+	if p.Status != 0 {
+		return "HTTP " + strconv.Itoa(p.Status) + ": " + p.Detail
+	}
+	return "not an event stream: " + p.Detail
+}
+
+// CheckStreamResponse reads the head of an answer: its status, its
+// Content-Type and the first bytes of its body (a few KiB are enough). It
+// returns nil for an event stream, else what went wrong.
+func CheckStreamResponse(status int, contentType string, head []byte) *StreamProblem {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if status < 200 || status > 299 {
+		return &StreamProblem{Status: status, Detail: readableBody(mt, head)}
+	}
+	if mt == "text/event-stream" {
+		return nil
+	}
+	t := bytes.TrimLeft(head, " \t\r\n")
+	if mt == "" && (bytes.HasPrefix(t, []byte("data:")) || bytes.HasPrefix(t, []byte(":"))) {
+		return nil // a stream served without its type
+	}
+	detail := mt
+	if mt == "" || strings.HasPrefix(mt, "text/") || strings.Contains(mt, "json") || strings.Contains(mt, "html") {
+		if d := readableBody(mt, head); d != "" {
+			detail = d
+		}
+	}
+	return &StreamProblem{Detail: detail}
+}
+
+var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
+
+// readableBody makes what a backend sent readable in one line: a JSON
+// error's message, an HTML page's title (else its text), plain text's
+// first line.
+func readableBody(mediaType string, body []byte) string {
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 {
+		return ""
+	}
+	if t[0] == '{' {
+		var e struct {
+			Error   json.RawMessage `json:"error"`
+			Message string          `json:"message"`
+			Detail  string          `json:"detail"`
+		}
+		if json.Unmarshal(t, &e) == nil {
+			if msg := errorText(e.Error, nil); msg != "" {
+				return oneLine(msg)
+			}
+			if e.Message != "" {
+				return oneLine(e.Message)
+			}
+			if e.Detail != "" {
+				return oneLine(e.Detail)
+			}
+		}
+	}
+	if strings.Contains(mediaType, "html") || t[0] == '<' {
+		if m := titleRE.FindSubmatch(t); m != nil {
+			if title := oneLine(html.UnescapeString(string(m[1]))); title != "" {
+				return title
+			}
+		}
+		return oneLine(html.UnescapeString(tagRE.ReplaceAllString(string(t), " ")))
+	}
+	line, _, _ := strings.Cut(string(t), "\n")
+	return oneLine(line)
+}
+
+// oneLine collapses white space and cuts to MaxDetail bytes on a rune
+// boundary.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, " "))
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= MaxDetail {
+		return s
+	}
+	cut := MaxDetail
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,67 @@
+package wire
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func parseSSE(chunks ...string) []SSEEvent {
+	var p SSEParser
+	var out []SSEEvent
+	emit := func(e SSEEvent) { out = append(out, e) }
+	for _, c := range chunks {
+		p.Feed([]byte(c), emit)
+	}
+	p.Close(emit)
+	return out
+}
+
+func TestSSEParser(t *testing.T) {
+	// Comments, CRLF and CR line ends, multi-line data, fields without a
+	// space, a line cut between two reads, and a last event with no blank
+	// line after it.
+	got := parseSSE(
+		": ping\r\n\r\ndata: {\"a\":1}\r\n\r\nevent: x\nid: 7\ndata:one\ndata: two\n\n",
+		"data: {\"b\"", ":2}\r\rdata: [DONE]",
+	)
+	assert.Equal(t, []SSEEvent{
+		{Data: `{"a":1}`},
+		{Event: "x", ID: "7", Data: "one\ntwo"},
+		{ID: "7", Data: `{"b":2}`},
+		{ID: "7", Data: "[DONE]"},
+	}, got)
+	assert.True(t, got[3].Done())
+	assert.Empty(t, parseSSE(": only comments\n\n\n"))
+	// A CR at the end of one read and its LF at the start of the next are
+	// one line end.
+	assert.Equal(t, []SSEEvent{{Data: "x"}, {Data: "y"}}, parseSSE("data: x\r", "\n\r", "\ndata: y\n\n"))
+}
+
+func TestDialectOf(t *testing.T) {
+	for typ, want := range map[string]Dialect{
+		"RUN_STARTED": AGUI, "TEXT_MESSAGE_CHUNK": AGUI, "A2": AGUI,
+		"text-delta": AISDK, "data-weather": AISDK, "start": AISDK, "finish": AISDK, "abort": AISDK, "file": AISDK,
+		"message_start": Native, "error": Native, "ping": Native, "activity": Native, "": Native, "_": Native, "Run_Started": Native,
+	} {
+		assert.Equal(t, want, DialectOf(typ), typ)
+	}
+}
+
+func TestCaptureLine(t *testing.T) {
+	for line, want := range map[string]string{
+		`data: {"type":"start"}`: `{"type":"start"}`,
+		`data:{"a":1}`:           `{"a":1}`,
+		`{"type":"ping"}`:        `{"type":"ping"}`,
+		"  \t":                   "",
+		": keepalive":            "",
+		"data: [DONE]":           "",
+		"event: message":         "",
+		"id: 3":                  "",
+		"not json":               "not json",
+	} {
+		frame, ok := CaptureLine([]byte(line))
+		assert.Equal(t, want != "", ok, line)
+		assert.Equal(t, want, string(frame), line)
+	}
+}
