@@ -151,11 +151,13 @@ func TestQuestionSendsExactAnswers(t *testing.T) {
 	option := func(n int, text string) string {
 		return `[...document.querySelectorAll('[data-kind="question"] fieldset:nth-of-type(` + strconv.Itoa(n) + `) label.option')].find(l => l.querySelector('.option-label').textContent === ` + strconv.Quote(text) + `)`
 	}
-	// toggle clicks an option's label and waits until the page has drawn
-	// the change, so the next click never races a render.
+	// toggle clicks an option's label (a DOM click: a mouse click at the
+	// label's coordinates could land elsewhere if the form moved between
+	// the measure and the press) and waits until the page has drawn the
+	// change, so the next click never races a render.
 	toggle := func(n int, text string, checked bool) {
 		t.Helper()
-		p.do(chromedp.Click(chromedp.JSPath(option(n, text))))
+		eval[bool](p, `(l => (l.click(), true))(`+option(n, text)+`)`)
 		p.waitJS(option(n, text)+`.querySelector('input').checked === `+strconv.FormatBool(checked), 10*time.Second)
 	}
 	// Submitting an incomplete form shows an error and sends nothing.
