@@ -66,6 +66,7 @@ func New(cfg Config) (http.Handler, error) {
 			SVG:      "/web/logo.svg",
 		},
 		Styles:                []string{"/web/stepwise.css"},
+		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
 		RawHeaders:            []string{wasmPreload},
 		Version:               wasm.hash,
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
