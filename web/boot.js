@@ -82,6 +82,7 @@
   if (send) send.disabled = false;
   root.dataset.boot = root.dataset.boot || "starting";
 
+  performance.mark("stepwise:boot"); // make bench: the composer takes input from here
   window.stepwiseBoot = {
     // take hands the app what was kept, once, and stops listening. The app
     // has rendered its own page by then: this one's box is gone from the
