@@ -105,6 +105,10 @@ func (c *Controller) OnMount(ctx app.Context) {
 		c.mountConversations(ctx)
 	}
 
+	// What was typed into the prerendered page goes out once the source of
+	// events has started (a transport holds it until it is connected).
+	defer c.takeOverBoot(ctx, takeBootInput())
+
 	if c.cfg.Replay != "" {
 		c.sess.Echo = true
 		c.sess.State = ConnOpen
@@ -388,5 +392,7 @@ func (c *Controller) Render() app.UI {
 		Copied:          c.copied,
 		Conversations:   c.conversationsProps(),
 		Scenarios:       c.cfg.Scenarios,
+		Starting:        !app.IsClient,
+		Resuming:        c.cfg.SessionID != "",
 	})
 }

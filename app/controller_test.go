@@ -31,16 +31,38 @@ func prerender(t *testing.T, path string) string {
 }
 
 func TestPrerenderIsInTheAskedLanguage(t *testing.T) {
-	for _, tc := range []struct{ path, lang, placeholder, empty string }{
-		{"/?lang=en", "en", "Message the assistant", "Start a conversation"},
-		{"/?lang=fr-CA&session=abc", "fr", "Écrivez à l'assistant", "Commencer une conversation"},
-		{"/", "vi", "Nhắn cho trợ lý", "Bắt đầu một cuộc trò chuyện"},
+	for _, tc := range []struct{ path, lang, placeholder, starting, empty string }{
+		{"/?lang=en", "en", "Message the assistant", "Starting… you can type already.", "Start a conversation"},
+		{"/?lang=fr-CA&session=abc", "fr", "Écrivez à l'assistant", "Démarrage… vous pouvez déjà écrire.", ""},
+		{"/", "vi", "Nhắn cho trợ lý", "Đang khởi động… bạn có thể gõ ngay.", "Bắt đầu một cuộc trò chuyện"},
 	} {
 		html := prerender(t, tc.path)
 		assert.Regexp(t, regexp.MustCompile(`<html [^>]*lang="`+tc.lang+`"`), html, tc.path)
-		assert.Contains(t, html, tc.empty, tc.path)
 		assert.Contains(t, html, `placeholder="`+tc.placeholder, tc.path+": the composer, from the first paint")
+		assert.Contains(t, html, tc.starting, tc.path+": the page says the app is starting")
+		if tc.empty != "" {
+			assert.Contains(t, html, tc.empty, tc.path)
+		} else {
+			assert.NotContains(t, html, `class="empty"`, tc.path+": a session may have history: no invitation to start one")
+		}
 	}
+}
+
+// The prerendered page is on screen until the app runs: nothing in it looks
+// clickable that does nothing. Its buttons are disabled (web/boot.js
+// enables the send button as it takes the composer over); the box takes
+// text.
+func TestPrerenderDisablesWhatNeedsTheApp(t *testing.T) {
+	html := prerender(t, "/?lang=en")
+	buttons := regexp.MustCompile(`<button[^>]*>`).FindAllString(html, -1)
+	require.NotEmpty(t, buttons)
+	for _, b := range buttons {
+		assert.Regexp(t, `\sdisabled[\s>]`, b, "an enabled button in the prerendered page")
+	}
+	textarea := regexp.MustCompile(`<textarea[^>]*>`).FindString(html)
+	require.NotEmpty(t, textarea)
+	assert.NotContains(t, textarea, "disabled")
+	assert.NotContains(t, textarea, "readonly")
 }
 
 // newController is a controller as OnInit leaves it, with conn for a

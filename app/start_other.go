@@ -13,6 +13,7 @@ func markReady()                                 {}
 func exposeView(c *Controller)                   {}
 func newSessionID() string                       { return "" }
 func keepSessionInURL(string)                    {}
+func takeBootInput() bootInput                   { return bootInput{} }
 
 func defaultConversations() ConversationStore { return &MemoryConversations{} }
 func navigate(string)                         {}

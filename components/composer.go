@@ -2,6 +2,7 @@ package components
 
 import (
 	"strings"
+	"unicode/utf16"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -9,13 +10,15 @@ import (
 // Composer is the message box: Enter sends, Shift+Enter starts a new line
 // (and Enter while an input method composes does nothing); while the agent
 // runs, a Stop button shows. A message is cleared as it is sent; when the
-// controller hands it back (Draft: it was refused), it returns to an empty
-// box.
+// controller hands it back (Draft: it was refused, or typed before the app
+// ran), it returns to an empty box. In the prerendered page (Starting) the
+// send button is disabled: web/boot.js enables it as it takes the form over.
 type Composer struct {
 	app.Compo
 	Settings Settings
 	Running  bool
 	Draft    Draft
+	Starting bool
 
 	restored int // the Draft.Seq last put back
 }
@@ -52,8 +55,14 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 	}
 	c.restored = c.Draft.Seq
 	box := app.Window().GetElementByID(composerID)
-	if box.Truthy() && strings.TrimSpace(box.Get("value").String()) == "" {
-		box.Set("value", c.Draft.Text)
+	if !box.Truthy() || strings.TrimSpace(box.Get("value").String()) != "" {
+		return
+	}
+	box.Set("value", c.Draft.Text)
+	if c.Draft.Focus {
+		box.Call("focus")
+		end := len(utf16.Encode([]rune(c.Draft.Text))) // the caret after the text (a textarea counts UTF-16 units)
+		box.Call("setSelectionRange", end, end)
 	}
 }
 
@@ -73,7 +82,7 @@ func (c *Composer) Render() app.UI {
 				app.Span().Class("btn-label").Text(s.T("composer.stop")),
 			)
 		}),
-		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Body(
+		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Disabled(c.Starting).Body(
 			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
 		),
 	)

@@ -44,6 +44,15 @@ type PageProps struct {
 	// Scenarios are the demo scenarios the empty state suggests, in order
 	// (ScenarioOrder); nil for the built-in list.
 	Scenarios []string
+
+	// Starting: this is the server's prerender, on screen until the app
+	// runs. The controls that need the app are disabled; the composer
+	// takes text (web/boot.js keeps it, and what is sent meanwhile, for the
+	// app), and a quiet note says the app is starting.
+	Starting bool
+	// Resuming: the page opens a conversation that may have history, so
+	// while it starts it does not invite the reader to start one.
+	Resuming bool
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -53,7 +62,7 @@ func Page(p PageProps) app.UI {
 	return app.Div().Class("shell").Body(
 		header(p),
 		app.Div().Class("main").Body(
-			&Sidebar{Settings: s, List: p.Conversations},
+			&Sidebar{Settings: s, List: p.Conversations, Starting: p.Starting},
 			app.Main().Class("column").Body(
 				alerts(p),
 				announcer(p.Announcement),
@@ -61,7 +70,8 @@ func Page(p PageProps) app.UI {
 					Attr("role", "log").Aria("live", "off").Aria("label", s.T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
 					Body(conversation(p)...),
-				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft},
+				app.If(p.Starting, func() app.UI { return startingNote(s) }),
+				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting},
 			),
 			app.If(p.SourcesOpen, func() app.UI {
 				return &SourcesPanel{Settings: s, Groups: p.Sources, Count: len(p.Sources), Width: p.SourcesWidth, Rev: p.SourcesRev}
@@ -100,6 +110,7 @@ func header(p PageProps) app.UI {
 			return app.Button().Type("button").ID(sidebarToggle).Class("icon-button conversations-toggle").
 				DataSet("testid", "conversations-toggle").Aria("label", s.T("conversations.toggle")).
 				Aria("expanded", p.Conversations.Open).Aria("controls", sidebarID).
+				Disabled(p.Starting).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
 		}),
 		decorative(app.Img().Src("/web/logo.svg").Class("topbar-logo").Width(28).Height(28)),
@@ -112,7 +123,7 @@ func header(p PageProps) app.UI {
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[p.Connection])),
 		),
 		app.Button().Class("sources-button").DataSet("testid", "sources-button").
-			Aria("expanded", p.SourcesOpen).Aria("controls", "sources-panel").
+			Aria("expanded", p.SourcesOpen).Aria("controls", "sources-panel").Disabled(p.Starting).
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleSources) }).Body(
 			app.Span().Text(s.T("sources.button")),
 			app.Span().Class("badge").Text(strconv.Itoa(len(p.Sources))),
@@ -124,7 +135,10 @@ func header(p PageProps) app.UI {
 func conversation(p PageProps) []app.UI {
 	items := p.Items
 	if len(items) == 0 {
-		return []app.UI{emptyState(p.Settings, p.Scenarios)}
+		if p.Starting && p.Resuming {
+			return nil
+		}
+		return []app.UI{emptyState(p.Settings, p.Scenarios, p.Starting)}
 	}
 	chunks := make([]app.UI, 0, len(items)/chunkSize+2)
 	for lo := 0; lo < len(items); lo += chunkSize {
@@ -167,11 +181,18 @@ func (c *ChunkView) Render() app.UI {
 	return app.Div().Class("chunk").Body(views...)
 }
 
-func emptyState(s Settings, scenarios []string) app.UI {
+func emptyState(s Settings, scenarios []string, starting bool) app.UI {
 	return app.Div().Class("empty").Body(
 		decorative(app.Img().Src("/web/logo.svg").Class("empty-logo").Width(56).Height(56)),
 		app.H2().Text(s.T("empty.title")),
 		app.P().Text(s.T("empty.hint")),
-		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios))...),
+		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios), starting)...),
 	)
+}
+
+// startingNote says, quietly, that the app is starting. web/boot.js puts
+// the words of data-queued in its place once a message waits to be sent.
+func startingNote(s Settings) app.UI {
+	return app.P().Class("starting-note").DataSet("testid", "starting").
+		DataSet("queued", s.T("boot.queued")).Text(s.T("boot.starting"))
 }

@@ -33,12 +33,12 @@ func ScenarioOrder(names []string) []string {
 }
 
 // scenarioButtons lists the scenarios as suggestions: each sends "/NAME",
-// which the demo agent plays.
-func scenarioButtons(names []string) []app.UI {
+// which the demo agent plays (disabled until the app runs).
+func scenarioButtons(names []string, disabled bool) []app.UI {
 	out := make([]app.UI, 0, len(names))
 	for _, s := range names {
 		out = append(out, app.Li().Body(
-			app.Button().Type("button").Class("suggestion").DataSet("scenario", s).
+			app.Button().Type("button").Class("suggestion").DataSet("scenario", s).Disabled(disabled).
 				OnClick(func(ctx app.Context, e app.Event) {
 					ctx.NewActionWithValue(ActionSendMessage, "/"+s)
 				}, app.EventScope(s)).Text("/"+s),

@@ -106,8 +106,10 @@ func (f Forms) of(it *state.Item) Forms {
 }
 
 // Draft is text the composer should show again: a message that was
-// refused. Seq tells one refusal from the next.
+// refused, or what was typed into the page before the app ran. Seq tells
+// one draft from the next; Focus gives the box the focus back.
 type Draft struct {
-	Text string
-	Seq  int
+	Text  string
+	Seq   int
+	Focus bool
 }

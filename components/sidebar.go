@@ -45,6 +45,7 @@ type Sidebar struct {
 	app.Compo
 	Settings Settings
 	List     ConversationList
+	Starting bool // the prerender: nothing works before the app runs
 
 	editing    string // the id being renamed
 	confirming string // the id whose delete waits for a yes
@@ -137,7 +138,7 @@ func (c *Sidebar) Render() app.UI {
 			DataSet("testid", "conversations").OnKeyDown(c.onKeyDown).Body(
 			app.Div().Class("sidebar-head").Body(
 				app.H2().ID(sidebarTitleID).Text(s.T("conversations.title")),
-				app.Button().Type("button").ID(newConvID).Class("new-conversation").DataSet("testid", "new-conversation").
+				app.Button().Type("button").ID(newConvID).Class("new-conversation").DataSet("testid", "new-conversation").Disabled(c.Starting).
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionNewConversation) }).Body(
 					icon("plus"), app.Span().Text(s.T("conversations.new")),
 				),

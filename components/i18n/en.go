@@ -66,6 +66,8 @@ var en = catalog{
 		"composer.label":               "Message",
 		"composer.send":                "Send",
 		"composer.stop":                "Stop",
+		"boot.starting":                "Starting… you can type already.",
+		"boot.queued":                  "Starting… your message will be sent as soon as the app is ready.",
 		"empty.title":                  "Start a conversation",
 		"empty.hint":                   "Ask for what you need, or try a sample scenario:",
 		"conversations.title":          "Conversations",

@@ -66,6 +66,8 @@ var fr = catalog{
 		"composer.label":               "Message",
 		"composer.send":                "Envoyer",
 		"composer.stop":                "Arrêter",
+		"boot.starting":                "Démarrage… vous pouvez déjà écrire.",
+		"boot.queued":                  "Démarrage… votre message partira dès que l'application sera prête.",
 		"empty.title":                  "Commencer une conversation",
 		"empty.hint":                   "Demandez ce dont vous avez besoin, ou essayez un scénario :",
 		"conversations.title":          "Conversations",

@@ -66,6 +66,8 @@ var vi = catalog{
 		"composer.label":               "Tin nhắn",
 		"composer.send":                "Gửi",
 		"composer.stop":                "Dừng",
+		"boot.starting":                "Đang khởi động… bạn có thể gõ ngay.",
+		"boot.queued":                  "Đang khởi động… tin nhắn của bạn sẽ được gửi ngay khi sẵn sàng.",
 		"empty.title":                  "Bắt đầu một cuộc trò chuyện",
 		"empty.hint":                   "Hỏi điều bạn cần, hoặc thử một kịch bản mẫu:",
 		"conversations.title":          "Cuộc trò chuyện",

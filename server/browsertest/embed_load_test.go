@@ -16,7 +16,6 @@ import (
 
 	"stepwise/server/demo"
 	"stepwise/server/site"
-	"stepwise/state/wire"
 )
 
 // embedSite is the app on its own server and agent, and a host page on
@@ -92,23 +91,6 @@ func (s *embedSite) asked() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.paths...)
-}
-
-// userMessages returns the texts of the session's user messages, as the
-// agent stored them.
-func (s *embedSite) userMessages(t *testing.T, session string) []string {
-	t.Helper()
-	events, err := s.agent.Events(session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var texts []string
-	for _, raw := range events {
-		if ev, err := wire.DecodeEvent(raw); err == nil && ev.Type == "user_message" {
-			texts = append(texts, ev.UserText())
-		}
-	}
-	return texts
 }
 
 type countingListener struct {
@@ -238,14 +220,14 @@ window.__panelAfterSend = document.getElementById("stepwise-panel").hidden;
 	if got := eval[int](p, `__events.filter(e => e === "ready").length`); got != 1 {
 		t.Errorf("ready %d times", got)
 	}
-	if got := s.userMessages(t, session); len(got) != 1 || got[0] != "/question" {
+	if got := userMessages(t, s.agent, session); len(got) != 1 || got[0] != "/question" {
 		t.Fatalf("the agent received %q, want the one message sent before the app loaded", got)
 	}
 	// It stays once: a later command reaches the agent after anything sent
 	// before it, and the run it stops ends.
 	eval[bool](p, `Stepwise.stop(), true`)
 	p.waitJS(`__events.slice(__events.indexOf("question")).some(e => e === "status:stopped" || e === "status:idle")`, 30*time.Second)
-	if got := s.userMessages(t, session); len(got) != 1 {
+	if got := userMessages(t, s.agent, session); len(got) != 1 {
 		t.Fatalf("the agent received %q", got)
 	}
 }

@@ -42,9 +42,18 @@ var appJSPatches = []struct{ why, old, new string }{
 		new: "goappWatchForUpdate();",
 	},
 	{
-		why: "register the service worker once the app runs",
+		// The app takes over the prerendered page only once the page's own
+		// deferred scripts have run: web/boot.js keeps what is typed there
+		// until then, and must be listening before the app replaces it.
+		why: "run the app after web/boot.js; register the service worker once it runs",
 		old: "    go.run(wasm.instance);\n    loader.remove();\n",
-		new: "    go.run(wasm.instance);\n    loader.remove();\n    goappInitServiceWorker();\n",
+		new: `    if (document.readyState === "loading") {
+      await new Promise((ready) => document.addEventListener("DOMContentLoaded", ready, { once: true }));
+    }
+    go.run(wasm.instance);
+    loader.remove();
+    goappInitServiceWorker();
+`,
 	},
 }
 

@@ -13,8 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The page asks for app.wasm from its head, app.js fetches it as is and
-// registers the service worker only once the app runs.
+// The page asks for app.wasm from its head, app.js fetches it as is, runs
+// it once the page is parsed and registers the service worker only once it
+// runs.
 func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
@@ -49,6 +50,8 @@ func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
 	run := strings.Index(js, "go.run(wasm.instance);")
 	register := strings.Index(js, "goappInitServiceWorker();")
 	assert.True(t, run > 0 && register > run, "the service worker is registered after the app runs")
+	parsed := strings.Index(js, `document.addEventListener("DOMContentLoaded"`)
+	assert.True(t, parsed > 0 && parsed < run, "the app runs after the page's deferred scripts (web/boot.js)")
 
 	resp, _ = get("/app.js", "If-None-Match", resp.Header.Get("ETag"))
 	assert.Equal(t, http.StatusNotModified, resp.StatusCode)

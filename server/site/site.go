@@ -66,6 +66,7 @@ func New(cfg Config) (http.Handler, error) {
 			SVG:      "/web/logo.svg",
 		},
 		Styles:                []string{"/web/stepwise.css"},
+		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
 		RawHeaders:            []string{wasmPreload},
 		Version:               wasm.hash,
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
@@ -94,8 +95,38 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.API != nil {
 		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
-	mux.Handle("/", h)
+	mux.Handle("/", inReadersLanguage(h))
 	return securityHeaders(cfg, compressText(mux)), nil
+}
+
+// inReadersLanguage hands the prerender the reader's language when the URL
+// names none: the browser's first Accept-Language, which is the language
+// the app itself takes (navigator.language) once it runs. The prerendered
+// page, on screen and typed into until then, is already in its words.
+func inReadersLanguage(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			w.Header().Add("Vary", "Accept-Language")
+			q := r.URL.Query()
+			if tag := firstLanguage(r.Header.Get("Accept-Language")); q.Get("lang") == "" && tag != "" {
+				r = r.Clone(r.Context())
+				q.Set("lang", tag)
+				r.URL.RawQuery = q.Encode()
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// firstLanguage is the first tag of an Accept-Language header ("" for none
+// or "*").
+func firstLanguage(header string) string {
+	first, _, _ := strings.Cut(header, ",")
+	tag, _, _ := strings.Cut(first, ";")
+	if tag = strings.TrimSpace(tag); tag == "*" {
+		return ""
+	}
+	return tag
 }
 
 // securityHeaders sets a strict policy: go-app's page loads its scripts

@@ -1,0 +1,53 @@
+package site
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var bootScript = regexp.MustCompile(`<script (defer src="/web/boot.js"|src="/web/boot.js" defer)></script>`)
+
+// A page whose URL names no language is prerendered in the browser's
+// (Accept-Language), the one the app takes once it runs; ?lang= wins. The
+// page carries the script that keeps what is typed before the app runs.
+func TestPrerenderInTheReadersLanguage(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
+	handler, err := New(Config{WebDir: dir})
+	require.NoError(t, err)
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	get := func(path, acceptLanguage string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		if acceptLanguage != "" {
+			req.Header.Set("Accept-Language", acceptLanguage)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	for _, tc := range []struct{ path, accept, lang, words string }{
+		{"/", "fr-CA,fr;q=0.9,en;q=0.8", "fr", "Démarrage…"},
+		{"/?session=abc", "en-US,en;q=0.9", "en", "Starting…"},
+		{"/?lang=vi", "en-US", "vi", "Đang khởi động…"},
+		{"/", "", "vi", "Đang khởi động…"},
+		{"/", "*", "vi", "Đang khởi động…"},
+	} {
+		resp, page := get(tc.path, tc.accept)
+		assert.True(t, strings.Contains(page, `<html lang="`+tc.lang+`">`), "%s with %q: not in %s", tc.path, tc.accept, tc.lang)
+		assert.True(t, strings.Contains(page, tc.words), "%s with %q: no %q", tc.path, tc.accept, tc.words)
+		assert.Contains(t, resp.Header.Values("Vary"), "Accept-Language")
+		assert.True(t, bootScript.MatchString(page), "the page does not load web/boot.js deferred")
+	}
+}

@@ -1,0 +1,101 @@
+/*
+ * Stepwise's page before the app runs. The server prerenders the page, so
+ * the composer is on screen long before app.wasm has arrived and started;
+ * this small script (the site's CSP allows no inline script) makes what a
+ * person does there count:
+ *
+ * - text typed into the box stays, and the app puts it back into its own
+ *   composer when it takes over;
+ * - Enter (or the send button, enabled here since it now does something)
+ *   keeps the message and shows it; the app sends each one once, in order,
+ *   as soon as it runs (window.stepwiseBoot.take());
+ * - the quiet note the page shows says so.
+ *
+ * A shell the service worker cached for another language or without this
+ * conversation is hidden until the app has rendered, rather than shown
+ * wrong.
+ */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  if (root.dataset.stepwise === "ready") return; // the app already runs
+
+  var params = new URLSearchParams(location.search);
+  // The language the app will use: ?lang=, else the browser's, matched as
+  // components/i18n.Match does (exact, then base language, then vi).
+  var want = (params.get("lang") || navigator.language || "").toLowerCase();
+  var known = { vi: 1, en: 1, fr: 1 };
+  want = known[want] ? want : known[want.split("-")[0]] ? want.split("-")[0] : "vi";
+  if (root.lang !== want) {
+    root.dataset.boot = "stale"; // stepwise.css hides the shell until the app runs
+  }
+  // A conversation may have history: no invitation to start one.
+  var empty = document.querySelector("#conversation > .empty");
+  if (params.get("session") && empty) empty.remove();
+
+  var box = document.getElementById("composer-input");
+  var form = box && box.form;
+  if (!form) return;
+  var send = form.querySelector('[data-testid="send"]');
+  var note = document.querySelector('[data-testid="starting"]');
+  var conversation = document.getElementById("conversation");
+  var messages = [];
+  var focused = document.activeElement === box;
+  var taken = false;
+
+  function keep() {
+    var text = box.value;
+    if (!text.trim()) return;
+    messages.push(text);
+    box.value = "";
+    if (note && note.dataset.queued) note.textContent = note.dataset.queued;
+    if (conversation) {
+      var e = conversation.querySelector(".empty");
+      if (e) e.remove();
+      var item = document.createElement("div");
+      item.className = "item user boot-pending";
+      item.dataset.testid = "boot-pending";
+      var bubble = document.createElement("div");
+      bubble.className = "bubble";
+      bubble.textContent = text;
+      item.appendChild(bubble);
+      conversation.appendChild(item);
+    }
+  }
+  function onKeyDown(e) {
+    if (e.key !== "Enter" || e.shiftKey || e.isComposing || e.keyCode === 229) return;
+    e.preventDefault();
+    keep();
+  }
+  function onSubmit(e) {
+    e.preventDefault();
+    keep();
+  }
+  function onFocus() { focused = true; }
+  // The app replaces this page's box with its own; a blur that comes with
+  // that (the box leaves the document) is not the person leaving it.
+  function onBlur() { setTimeout(function () { if (box.isConnected) focused = false; }); }
+  box.addEventListener("keydown", onKeyDown);
+  form.addEventListener("submit", onSubmit);
+  box.addEventListener("focus", onFocus);
+  box.addEventListener("blur", onBlur);
+  if (send) send.disabled = false;
+  root.dataset.boot = root.dataset.boot || "starting";
+
+  performance.mark("stepwise:boot"); // make bench: the composer takes input from here
+  window.stepwiseBoot = {
+    // take hands the app what was kept, once, and stops listening. The app
+    // has rendered its own page by then: this one's box is gone from the
+    // document, but it still holds its text (its blur may never fire).
+    take: function () {
+      if (taken) return { messages: [], draft: "", focused: false };
+      taken = true;
+      box.removeEventListener("keydown", onKeyDown);
+      form.removeEventListener("submit", onSubmit);
+      box.removeEventListener("focus", onFocus);
+      box.removeEventListener("blur", onBlur);
+      delete root.dataset.boot;
+      return { messages: messages.splice(0), draft: box.value, focused: focused };
+    }
+  };
+})();
