@@ -388,6 +388,7 @@ func (c *Controller) Render() app.UI {
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,
 		SourcesRev:      store.SourcesRev(),
+		Plan:            newestPlan(store),
 		Announcement:    c.announce.text,
 		Copied:          c.copied,
 		Conversations:   c.conversationsProps(),
@@ -395,4 +396,12 @@ func (c *Controller) Render() app.UI {
 		Starting:        !app.IsClient,
 		Resuming:        c.cfg.SessionID != "",
 	})
+}
+
+// newestPlan is the store's newest plan, nil when there is none.
+func newestPlan(s *state.Store) *state.Plan {
+	if p, ok := s.Plan(); ok {
+		return &p
+	}
+	return nil
 }
