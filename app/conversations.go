@@ -6,7 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"stepwise/state/wire"
 )
 
 // Conversation is one entry of the conversations list (the sidebar).
@@ -79,19 +80,12 @@ func (m *MemoryConversations) Delete(id string) error {
 }
 
 // MaxTitleRunes bounds a title taken from a message.
-const MaxTitleRunes = 80
+const MaxTitleRunes = wire.MaxTitleRunes
 
 // TitleFromMessage makes a list title of a message: its first line, spaces
-// collapsed, cut at MaxTitleRunes with an ellipsis.
-func TitleFromMessage(text string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	line = strings.Join(strings.Fields(line), " ")
-	if utf8.RuneCountInString(line) <= MaxTitleRunes {
-		return line
-	}
-	r := []rune(line)
-	return strings.TrimSpace(string(r[:MaxTitleRunes-1])) + "…"
-}
+// collapsed, cut at MaxTitleRunes with an ellipsis (wire.SessionTitle, the
+// rule the demo agent's session list uses too).
+func TitleFromMessage(text string) string { return wire.SessionTitle(text) }
 
 // upsertConversation replaces the entry with c's ID or appends c.
 func upsertConversation(list []Conversation, c Conversation) []Conversation {
