@@ -109,27 +109,6 @@ func sortConversations(list []Conversation) {
 	})
 }
 
-// mergeRemote adds what a backend's GET /api/sessions says to the local
-// list: its title where the user did not rename, its newer updated time.
-// Sessions the backend does not know stay (it may have expired them; the
-// user deletes them).
-func mergeRemote(local, remote []Conversation) []Conversation {
-	out := slices.Clone(local)
-	for _, r := range remote {
-		i := slices.IndexFunc(out, func(c Conversation) bool { return c.ID == r.ID })
-		if i < 0 {
-			continue // only the sessions this browser knows are listed
-		}
-		if !out[i].Renamed && r.Title != "" {
-			out[i].Title = r.Title
-		}
-		if r.Updated.After(out[i].Updated) {
-			out[i].Updated = r.Updated
-		}
-	}
-	return out
-}
-
 // conversationHref is the address of conversation id (a new one for ""),
 // keeping the page's other parameters (language, transport, ...).
 func conversationHref(base *url.URL, id string) string {

@@ -37,22 +37,23 @@ type sessionMeta struct {
 
 	Owner   string `json:"owner,omitempty"`   // who may list it: the hash of its owner cookie
 	Title   string `json:"title,omitempty"`   // its first message, as a list title
-	Created int64  `json:"created,omitempty"` // unix seconds of its first message
-	Updated int64  `json:"updated,omitempty"` // unix seconds of its last message
+	Created int64  `json:"created,omitempty"` // unix milliseconds of its first message
+	Updated int64  `json:"updated,omitempty"` // unix milliseconds of its last message
 }
 
-func unixOrZero(t time.Time) int64 {
+// Milliseconds: two messages a second apart or less still sort.
+func unixMilliOrZero(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
-	return t.Unix()
+	return t.UnixMilli()
 }
 
-func timeOrZero(sec int64) time.Time {
-	if sec == 0 {
+func timeOrZero(ms int64) time.Time {
+	if ms == 0 {
 		return time.Time{}
 	}
-	return time.Unix(sec, 0)
+	return time.UnixMilli(ms)
 }
 
 func eventKey(id int) []byte {

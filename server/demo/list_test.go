@@ -210,7 +210,7 @@ func TestOwnerCookieAttributes(t *testing.T) {
 func TestListOrderAndRunning(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stepwise.db")
 	a := openAgent(t, path, Options{})
-	start := time.Now().Truncate(time.Second)
+	start := time.Now().Truncate(time.Millisecond)
 	at := func(d time.Duration) { a.now = func() time.Time { return start.Add(d) } }
 	owner := ownerHash(newOwnerToken())
 	send := func(id, text string) {

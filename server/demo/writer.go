@@ -35,7 +35,7 @@ func (s *Session) batchLocked() batch {
 		events: slices.Clone(s.pending),
 		meta: sessionMeta{
 			Used: s.used.Unix(), Status: string(s.store.Status()), Bytes: s.bytes,
-			Owner: s.owner, Title: s.title, Created: unixOrZero(s.created), Updated: unixOrZero(s.updated),
+			Owner: s.owner, Title: s.title, Created: unixMilliOrZero(s.created), Updated: unixMilliOrZero(s.updated),
 		},
 		version: s.version,
 	}
