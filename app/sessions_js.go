@@ -27,36 +27,20 @@ func (h httpSessions) List() (wire.SessionList, error) {
 }
 
 func (h httpSessions) Unlist(id string) error {
-	return fetchDelete(strings.TrimSuffix(h.path, "/") + "/" + url.PathEscape(id))
-}
-
-// fetchDelete sends a DELETE and waits for its status. It blocks, so it
-// must not run inside a JS callback.
-func fetchDelete(u string) error {
-	done := make(chan error, 1)
-	var onResp, onErr js.Func
-	onErr = js.FuncOf(func(this js.Value, args []js.Value) any {
-		done <- fmt.Errorf("DELETE %s: %s", u, args[0].Call("toString").String())
-		return nil
-	})
-	onResp = js.FuncOf(func(this js.Value, args []js.Value) any {
-		if resp := args[0]; !resp.Get("ok").Bool() {
-			done <- fmt.Errorf("DELETE %s: %d", u, resp.Get("status").Int())
-			return nil
-		}
-		done <- nil
-		return nil
-	})
+	u := strings.TrimSuffix(h.path, "/") + "/" + url.PathEscape(id)
 	opts := map[string]any{"method": "DELETE", "cache": "no-store", "credentials": "same-origin"}
-	if timeout := js.Global().Get("AbortSignal").Get("timeout"); timeout.Truthy() {
+	if abort := js.Global().Get("AbortSignal"); abort.Get("timeout").Truthy() {
 		// A page waits for it before leaving: never for long.
-		opts["signal"] = js.Global().Get("AbortSignal").Call("timeout", 5000)
+		opts["signal"] = abort.Call("timeout", 5000)
 	}
-	js.Global().Call("fetch", u, opts).Call("then", onResp, onErr)
-	err := <-done
-	onResp.Release()
-	onErr.Release()
-	return err
+	resp, err := await(js.Global().Call("fetch", u, opts))
+	if err != nil {
+		return err
+	}
+	if !resp.Get("ok").Bool() {
+		return fmt.Errorf("DELETE %s: %d", u, resp.Get("status").Int())
+	}
+	return nil
 }
 
 // PutAll stores many conversations with one read and one write of the

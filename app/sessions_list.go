@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"slices"
 
 	"stepwise/state/wire"
 )
@@ -34,23 +33,22 @@ const maxRemoteSessions = 500
 // decodeSessionList reads a list answer. Backend text is not trusted:
 // invalid ids are dropped and titles cut as the sidebar's own.
 func decodeSessionList(body []byte) (wire.SessionList, error) {
-	var l wire.SessionList
-	if err := json.Unmarshal(body, &l); err != nil {
+	var in, out wire.SessionList
+	if err := json.Unmarshal(body, &in); err != nil {
 		return wire.SessionList{}, err
 	}
-	invalid := func(id string) bool { return !wire.ValidSessionID(id) }
-	l.Sessions = slices.DeleteFunc(l.Sessions, func(s wire.SessionSummary) bool { return invalid(s.ID) })
-	l.Gone = slices.DeleteFunc(l.Gone, invalid)
-	if len(l.Sessions) > maxRemoteSessions {
-		l.Sessions = l.Sessions[:maxRemoteSessions]
+	for _, s := range in.Sessions {
+		if wire.ValidSessionID(s.ID) && len(out.Sessions) < maxRemoteSessions {
+			s.Title = TitleFromMessage(s.Title)
+			out.Sessions = append(out.Sessions, s)
+		}
 	}
-	if len(l.Gone) > maxRemoteSessions {
-		l.Gone = l.Gone[:maxRemoteSessions]
+	for _, id := range in.Gone {
+		if wire.ValidSessionID(id) && len(out.Gone) < maxRemoteSessions {
+			out.Gone = append(out.Gone, id)
+		}
 	}
-	for i := range l.Sessions {
-		l.Sessions[i].Title = TitleFromMessage(l.Sessions[i].Title)
-	}
-	return l, nil
+	return out, nil
 }
 
 // remoteMerge is what merging a backend's list changes.
@@ -65,41 +63,45 @@ type remoteMerge struct {
 // screen, and a message starts it over); deleted are the ids the user
 // deleted in this page (never brought back).
 func mergeRemote(local []Conversation, remote wire.SessionList, open string, deleted map[string]bool) remoteMerge {
-	out := remoteMerge{List: slices.Clone(local)}
-	index := func(id string) int {
-		return slices.IndexFunc(out.List, func(c Conversation) bool { return c.ID == id })
+	gone := make(map[string]bool, len(remote.Gone))
+	for _, id := range remote.Gone {
+		gone[id] = id != open
+	}
+	out := remoteMerge{List: make([]Conversation, 0, len(local)+len(remote.Sessions))}
+	at := make(map[string]int, len(local))
+	for _, c := range local {
+		if gone[c.ID] {
+			out.Removed = append(out.Removed, c.ID)
+			continue
+		}
+		at[c.ID] = len(out.List)
+		out.List = append(out.List, c)
 	}
 	for _, r := range remote.Sessions {
-		if deleted[r.ID] {
+		if deleted[r.ID] || gone[r.ID] {
 			continue
 		}
 		updated := r.UpdatedAt
 		if updated.IsZero() {
 			updated = r.CreatedAt
 		}
-		i := index(r.ID)
-		if i < 0 {
-			c := Conversation{ID: r.ID, Title: r.Title, Updated: updated}
-			out.List = append(out.List, c)
-			out.Changed = append(out.Changed, c)
+		i, known := at[r.ID]
+		if !known {
+			at[r.ID] = len(out.List)
+			out.List = append(out.List, Conversation{ID: r.ID, Title: r.Title, Updated: updated})
+			out.Changed = append(out.Changed, out.List[len(out.List)-1])
 			continue
 		}
-		c, changed := out.List[i], false
-		if c.Title == "" && r.Title != "" {
-			c.Title, changed = r.Title, true
+		c := &out.List[i]
+		changed := c.Title == "" && r.Title != ""
+		if changed {
+			c.Title = r.Title
 		}
 		if updated.After(c.Updated) {
 			c.Updated, changed = updated, true
 		}
 		if changed {
-			out.List[i] = c
-			out.Changed = append(out.Changed, c)
-		}
-	}
-	for _, id := range remote.Gone {
-		if i := index(id); i >= 0 && id != open {
-			out.List = slices.Delete(out.List, i, i+1)
-			out.Removed = append(out.Removed, id)
+			out.Changed = append(out.Changed, *c)
 		}
 	}
 	return out
