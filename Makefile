@@ -74,6 +74,15 @@ PAGES ?=
 bench-stream: build
 	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) STEPWISE_BENCH_PAGES=$(PAGES) $(GO) test -v -count=1 -tags browser -run '^TestBenchStream$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
 
+# Chromium's profiler over Stepwise playing one stream (RUNS=5k by
+# default), split by what the time went to. The wasm is built with its
+# function names for it, then removed so the next build is the usual one.
+bench-profile: bin/stepwise
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/app.wasm ./wasm
+	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
+	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
+		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
+
 # A short run of every fuzzer (go test runs their seed corpora anyway).
 fuzz:
 	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset FuzzDialectJSONL FuzzDialectOps; do \

@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"mime"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/profiler"
+	"github.com/chromedp/cdproto/tracing"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -221,6 +225,9 @@ func playStream(t *testing.T, streams *streamServer, url string, stepwise bool) 
 		t.Fatalf("Performance.enable: %v", err)
 	}
 	gate.waitRequested()
+	if d, err := time.ParseDuration(os.Getenv("STEPWISE_BENCH_SETTLE")); err == nil {
+		time.Sleep(d)
+	}
 	before := pageMetrics(t, p)
 	gate.release()
 	p.waitJS(`window.__result`, 30*time.Minute)
@@ -369,4 +376,291 @@ func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestBenchProfile is `make bench-profile`: Chromium's sampling profiler
+// over Stepwise playing a stream at max rate (STEPWISE_BENCH_RUNS names
+// it, 5k by default), its samples split by what they were doing: JSON
+// decoding, the store, go-app's render and diff, the views, Markdown, the
+// JS/wasm boundary, the Go runtime, the browser's own work. The wasm must
+// keep its function names (the target builds it without -s -w). The
+// profile is written to STEPWISE_PROFILE_OUT (a .cpuprofile DevTools opens)
+// when set.
+func TestBenchProfile(t *testing.T) {
+	skipUnlessBench(t)
+	run := fullStreamRuns[1]
+	for _, r := range fullStreamRuns {
+		if r.name == os.Getenv("STEPWISE_BENCH_RUNS") {
+			run = r
+		}
+	}
+	streams := benchStreamServer
+	file := streams.generate(t, run.events)
+	p := newPageWithin(t, 40*time.Minute)
+	defer p.close()
+	gate := streams.hold()
+	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
+	gate.waitRequested()
+	if _, err := chromedp.Call(p.ctx, profiler.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, profiler.Start, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	gate.release()
+	p.waitJS(`window.__result`, 30*time.Minute)
+	stop, err := chromedp.Call(p.ctx, profiler.Stop, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := eval[client.ReplayResult](p, `window.__result`)
+	if out := os.Getenv("STEPWISE_PROFILE_OUT"); out != "" {
+		b, _ := json.Marshal(stop.Profile)
+		os.WriteFile(out, b, 0o644)
+	}
+	printProfile(stop.Profile, res)
+	p.close()
+	traceStream(t, streams, "/?replay=/streams/"+file+"&rate="+run.rate+"&lang=en")
+}
+
+// traceStream plays a stream on Stepwise again under Chromium's tracing
+// (no sampling profiler: it slows script) and prints the renderer main
+// thread's time by kind: script, style, layout, paint, GC, task overhead.
+func traceStream(t *testing.T, streams *streamServer, url string) {
+	p := newPageWithin(t, 40*time.Minute)
+	defer p.close()
+	type traceEvent struct {
+		Name string  `json:"name"`
+		Ph   string  `json:"ph"`
+		Ts   float64 `json:"ts"`
+		Dur  float64 `json:"dur"`
+		Pid  int64   `json:"pid"`
+		Tid  int64   `json:"tid"`
+		Args struct {
+			Name string `json:"name"`
+		} `json:"args"`
+	}
+	var mu sync.Mutex
+	var events []traceEvent
+	done := make(chan struct{})
+	chromedp.Listen(p.ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			for _, v := range e.Value {
+				var te traceEvent
+				if json.Unmarshal(v, &te) == nil {
+					events = append(events, te)
+				}
+			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(done)
+		}
+	})
+	gate := streams.hold()
+	p.open(url)
+	gate.waitRequested()
+	_, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{
+		TransferMode: tracing.StartTransferModeReportEvents,
+		TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
+			"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink", "cc"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate.release()
+	p.waitJS(`window.__result`, 30*time.Minute)
+	res := eval[client.ReplayResult](p, `window.__result`)
+	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	var main struct{ pid, tid int64 }
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+			main.pid, main.tid = e.Pid, e.Tid
+		}
+	}
+	var xs []traceEvent
+	for _, e := range events {
+		if e.Ph == "X" && e.Pid == main.pid && e.Tid == main.tid {
+			xs = append(xs, e)
+		}
+	}
+	sort.Slice(xs, func(i, j int) bool {
+		if xs[i].Ts != xs[j].Ts {
+			return xs[i].Ts < xs[j].Ts
+		}
+		return xs[i].Dur > xs[j].Dur
+	})
+	// Self time of each event: its duration less its children's.
+	selfTime := map[string]float64{}
+	var stack []int
+	childTime := make([]float64, len(xs))
+	pop := func() {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		selfTime[xs[i].Name] += xs[i].Dur - childTime[i]
+		if len(stack) > 0 {
+			childTime[stack[len(stack)-1]] += xs[i].Dur
+		}
+	}
+	for i, e := range xs {
+		for len(stack) > 0 && xs[stack[len(stack)-1]].Ts+xs[stack[len(stack)-1]].Dur <= e.Ts {
+			pop()
+		}
+		stack = append(stack, i)
+	}
+	for len(stack) > 0 {
+		pop()
+	}
+	kind := func(name string) string {
+		switch {
+		case name == "UpdateLayoutTree" || name == "RecalculateStyles" || strings.Contains(name, "StyleInvalidat"):
+			return "style"
+		case name == "Layout" || name == "IntersectionObserverController::computeIntersections" || strings.HasPrefix(name, "LocalFrameView::") && strings.Contains(name, "Layout"):
+			return "layout"
+		case strings.Contains(name, "Paint") || name == "Layerize" || name == "UpdateLayer" || name == "UpdateLayerTree" || name == "Commit" || strings.Contains(name, "Composit"):
+			return "paint, composite"
+		case strings.Contains(name, "GC") || strings.Contains(name, "Scavenge") || strings.Contains(name, "MarkCompact"):
+			return "JS garbage collection"
+		case name == "RunTask" || name == "ThreadControllerImpl::RunTask" || strings.HasPrefix(name, "ThreadController") || name == "SequenceManager":
+			return "task scheduling"
+		case name == "FunctionCall" || name == "EventDispatch" || name == "TimerFire" || name == "FireAnimationFrame" ||
+			strings.HasPrefix(name, "v8") || strings.HasPrefix(name, "V8") || name == "EvaluateScript" || name == "RunMicrotasks" || strings.HasPrefix(name, "wasm"):
+			return "script (wasm and JS)"
+		}
+		return "other"
+	}
+	byKind := map[string]float64{}
+	other := map[string]float64{}
+	var total float64
+	for name, d := range selfTime {
+		byKind[kind(name)] += d
+		total += d
+		if kind(name) == "other" {
+			other[name] += d
+		}
+	}
+	n := float64(res.Events)
+	fmt.Printf("trace: %d events in %.0f ms; renderer main thread busy %.0f ms (%.0f µs/event)\n", res.Events, res.Ms, total/1000, total/n)
+	for _, kv := range sortedByValue(byKind) {
+		fmt.Printf("  %-24s %6.1f%% %6.0f µs/event\n", kv.k, 100*kv.v/total, kv.v/n)
+	}
+	for i, kv := range sortedByValue(other) {
+		if i == 8 {
+			break
+		}
+		fmt.Printf("    other: %-40s %6.0f µs/event\n", kv.k, kv.v/n)
+	}
+	for i, kv := range sortedByValue(selfTime) {
+		if i == 12 {
+			break
+		}
+		fmt.Printf("    self: %-40s %6.0f µs/event\n", kv.k, kv.v/n)
+	}
+}
+
+// profileCategories name what a sample was doing, by the function on top
+// of its stack and, for Go code, the nearest caller that says more: the
+// first rule that matches a frame, leaf first, wins; a leaf in the JS/wasm
+// boundary or a DOM call counts as the boundary whoever called it.
+// (V8 names wasm functions with '/', '-', '(', ')', '*' replaced by '_'.)
+var profileCategories = []struct{ name, prefix string }{
+	{"JSON decoding (encoding/json)", "encoding_json."},
+	{"store (state)", "stepwise_state"},
+	{"Markdown (goldmark)", "github.com_yuin_goldmark"},
+	{"views (components)", "stepwise_components"},
+	{"go-app render and diff", "github.com_maxence_charriere_go_app"},
+	{"controller, replay driver (app)", "stepwise_app"},
+}
+
+func printProfile(prof *profiler.Profile, res client.ReplayResult) {
+	nodes := map[int64]*profiler.ProfileNode{}
+	parent := map[int64]int64{}
+	for _, n := range prof.Nodes {
+		nodes[n.ID] = n
+		for _, c := range n.Children {
+			parent[c] = n.ID
+		}
+	}
+	category := func(id int64) string {
+		leaf := nodes[id].CallFrame
+		switch {
+		case leaf.FunctionName == "(idle)":
+			return "idle"
+		case leaf.FunctionName == "(garbage collector)":
+			return "JS garbage collector"
+		case leaf.FunctionName == "(program)":
+			return "browser (style, layout, paint, tasks)"
+		case strings.HasSuffix(leaf.URL, "/app.js") || strings.HasSuffix(leaf.URL, "wasm_exec.js") ||
+			strings.HasPrefix(leaf.FunctionName, "syscall/js.") || strings.HasPrefix(leaf.FunctionName, "syscall_js.") ||
+			leaf.FunctionName == "wasm-to-js" || leaf.FunctionName == "js-to-wasm" || (leaf.URL == "" && !strings.Contains(leaf.FunctionName, ".")):
+			return "JS/wasm boundary, DOM calls"
+		}
+		for n := id; ; {
+			name := nodes[n].CallFrame.FunctionName
+			for _, c := range profileCategories {
+				if strings.HasPrefix(name, c.prefix) {
+					return c.name
+				}
+			}
+			up, ok := parent[n]
+			if !ok {
+				break
+			}
+			n = up
+		}
+		if strings.HasPrefix(leaf.FunctionName, "runtime.") || strings.HasPrefix(leaf.URL, "wasm://") {
+			return "Go runtime (scheduler, GC, allocation)"
+		}
+		return "other JS"
+	}
+	byCategory := map[string]float64{}
+	self := map[string]float64{}
+	var total float64
+	for i, id := range prof.Samples {
+		dt := float64(prof.TimeDeltas[i])
+		c := category(id)
+		byCategory[c] += dt
+		if c != "idle" {
+			total += dt
+			self[nodes[id].CallFrame.FunctionName] += dt
+		}
+	}
+	n := float64(res.Events)
+	fmt.Printf("profile: %d events in %.0f ms (%.0f µs/event); busy samples %.0f ms (%.0f µs/event)\n", res.Events, res.Ms, 1000*res.Ms/n, total/1000, total/n)
+	for _, kv := range sortedByValue(byCategory) {
+		if kv.k == "idle" {
+			continue
+		}
+		fmt.Printf("  %-42s %6.1f%% %7.0f µs/event\n", kv.k, 100*kv.v/total, kv.v/n)
+	}
+	fmt.Println("top functions by self time:")
+	for i, kv := range sortedByValue(self) {
+		if i == 25 {
+			break
+		}
+		fmt.Printf("  %5.1f%% %s\n", 100*kv.v/total, kv.k)
+	}
+}
+
+type keyValue struct {
+	k string
+	v float64
+}
+
+func sortedByValue(m map[string]float64) []keyValue {
+	var out []keyValue
+	for k, v := range m {
+		out = append(out, keyValue{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].v > out[j].v })
+	return out
 }
