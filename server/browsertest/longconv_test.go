@@ -4,11 +4,11 @@ package browsertest
 
 import (
 	"bufio"
-	"strings"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
