@@ -94,6 +94,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Page().SetLang(c.settings.Locale.Lang())
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
+	watchReading()
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
