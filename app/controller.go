@@ -153,8 +153,23 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, last wire.EventID
 // however many arrive within it.
 func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 	for _, f := range frames {
-		c.afterApply(c.sess.Apply(f))
+		ch := c.sess.Apply(f)
+		c.afterApply(ch)
+		if ch.List && hasUserMessage(ch.Items) {
+			// A backend that replays its log as a stream (the demo agent)
+			// shows the first message here, not in the history.
+			c.noteHistory(ctx)
+		}
 	}
+}
+
+func hasUserMessage(items []*state.Item) bool {
+	for _, it := range items {
+		if it.Kind == state.KindUser {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
