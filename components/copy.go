@@ -58,7 +58,7 @@ func (b *CopyButton) Render() app.UI {
 	}
 	return app.Button().Type("button").Class(class).DataSet("testid", "copy").DataSet("copy-id", b.ID).
 		Aria("label", label).OnClick(b.onClick).Body(
-		app.Span().Class("copy-icon").Aria("hidden", true),
+		app.Span().Class("copy-icon"), // empty: the button's label names it
 		app.Span().Class("copy-text").Text(text),
 	)
 }

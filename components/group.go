@@ -97,6 +97,12 @@ func (v *GroupView) Render() app.UI {
 			if i < first {
 				cls += " step-hidden"
 			}
+			// A tool, most steps, is its own step: a wrapper would be one more
+			// element and attribute to mount, each a few calls into JS.
+			if st.Kind == state.KindTool {
+				steps = append(steps, &ToolView{Item: st, Rev: st.Rev, Settings: v.Settings, Step: cls})
+				continue
+			}
 			steps = append(steps, app.Div().Class(cls).Body(itemBody(st, v.Settings, v.Forms)))
 		}
 	}
@@ -104,10 +110,10 @@ func (v *GroupView) Render() app.UI {
 		app.Button().Class("group-header").Aria("expanded", v.expanded).Aria("controls", bodyID).
 			OnClick(v.toggle).Body(
 			app.If(running, func() app.UI {
-				return app.Span().Class("spinner").Aria("hidden", true)
+				return app.Span().Class("spinner") // empty: nothing for screen readers
 			}),
 			app.Span().Class("group-title").Text(title),
-			app.Span().Class("chevron").Aria("hidden", true),
+			app.Span().Class("chevron"), // empty, as the spinner
 		),
 		app.If(v.expanded, func() app.UI {
 			return app.Div().ID(bodyID).Class("group-body").Body(

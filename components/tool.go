@@ -17,13 +17,20 @@ type ToolView struct {
 	Item     *state.Item
 	Rev      uint64
 	Settings Settings
-	d        Disclosure
+	// Step is its classes as a step of a group ("step", "step step-hidden"),
+	// empty outside groups.
+	Step string
+	d    Disclosure
 }
 
 func (v *ToolView) Render() app.UI {
 	v.d.sync(v.Item, false)
 	t := v.Item.Tool
-	root := app.Div().Class("item tool status-"+string(t.Status)).
+	cls := "item tool status-" + string(t.Status)
+	if v.Step != "" {
+		cls = v.Step + " " + cls
+	}
+	root := app.Div().Class(cls).
 		DataSet("kind", "tool").DataSet("tool-id", t.ID).DataSet("status", string(t.Status))
 	if search, ok := state.SearchResultsOf(t, v.Settings.FaviconService); ok {
 		return root.Body(v.search(search))
@@ -52,8 +59,10 @@ var toolStatusKeys = map[state.ToolStatus]string{
 	state.ToolInterrupted: "status.interrupted",
 }
 
+// statusDot is empty: nothing to hide from screen readers (the status is
+// said in words beside it), and each attribute mounted costs calls into JS.
 func statusDot(s state.ToolStatus) app.UI {
-	return app.Span().Class("dot dot-"+string(s)).Aria("hidden", true)
+	return app.Span().Class("dot dot-" + string(s))
 }
 
 func (v *ToolView) details(id string) app.UI {

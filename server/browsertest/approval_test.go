@@ -18,7 +18,7 @@ func TestApprovalDoubleClickSendsOneFrame(t *testing.T) {
 	card := `document.querySelector('[data-kind="approval"]')`
 	p.waitJS(card+` && `+card+`.dataset.state === "pending"`, 5*time.Second)
 	// The card sits in the group, right after the tool it concerns, which awaits.
-	if got := eval[string](p, card+`.closest('.step').previousElementSibling.querySelector('[data-kind="tool"]').dataset.status`); got != "awaiting" {
+	if got := eval[string](p, card+`.closest('.step').previousElementSibling.closest('[data-kind="tool"]').dataset.status`); got != "awaiting" {
 		t.Fatalf("tool before the card is %q, want awaiting", got)
 	}
 	if title := eval[string](p, card+`.querySelector('.approval-title').textContent`); title != "Allow Đặt lệnh mua VCB to run?" {

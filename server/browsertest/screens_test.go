@@ -115,3 +115,21 @@ func TestScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestScreensRunningGroup saves a running group (its title's shimmer and
+// the spinners), light and dark, for a person to look at.
+func TestScreensRunningGroup(t *testing.T) {
+	if !screensWanted() {
+		t.Skip("set STEPWISE_SCREENS=1 to save screenshots in testdata/screens")
+	}
+	p := newPage(t)
+	p.open("/?session=screens-running&lang=en")
+	p.waitConnected()
+	p.send("/gated-group")
+	p.waitJS(runningGroup, 15*time.Second)
+	t.Cleanup(func() { agent.Release("screens-running") })
+	p.screens("running-group")
+	// Again a moment later: the shimmer's band elsewhere on the title.
+	eval[bool](p, `new Promise(r => setTimeout(() => r(true), 500))`)
+	p.screens("running-group-later")
+}

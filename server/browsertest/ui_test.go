@@ -42,7 +42,7 @@ func TestGroupRunsShowsThreeCollapsesAndToggles(t *testing.T) {
 	const group = `document.querySelector('[data-kind="group"]')`
 	// Running with four steps: the newest three show.
 	p.waitJS(group+` && `+group+`.dataset.state === "running" && `+group+`.querySelectorAll('[data-kind="tool"]').length === 4`, 20*time.Second)
-	visible := eval[[]string](p, `[...`+group+`.querySelectorAll('.step:not(.step-hidden) [data-kind="tool"]')].map(e => e.dataset.toolId)`)
+	visible := eval[[]string](p, `[...`+group+`.querySelectorAll('.step:not(.step-hidden)[data-kind="tool"]')].map(e => e.dataset.toolId)`)
 	if want := []string{"t2", "t3", "t4"}; !reflect.DeepEqual(visible, want) {
 		t.Fatalf("visible steps while running = %v, want %v", visible, want)
 	}

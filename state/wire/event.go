@@ -230,6 +230,9 @@ func DecodeEvent(data []byte) (Event, error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return ev, ErrNotObject
 	}
+	if ev, ok := decodeEventFast(trimmed); ok {
+		return ev, nil
+	}
 	if err := json.Unmarshal(trimmed, &ev); err != nil {
 		return Event{}, err
 	}
