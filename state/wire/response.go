@@ -58,8 +58,8 @@ func CheckStreamResponse(status int, contentType string, head []byte) *StreamPro
 
 // mediaType is the media type of a Content-Type header, lower case, or ""
 // when it is not a valid one: what mime.ParseMediaType returns, without
-// its parameters (unused here). Importing package mime costs the browser
-// build 26 KB of brotli (its type tables and the loading of system type
+// its parameters (unused here). Importing package mime cost the browser
+// build 23 KB of brotli (its type tables and the loading of system type
 // files at start-up). It departs from ParseMediaType only where that
 // rejects a header for a duplicate parameter.
 func mediaType(contentType string) string {
