@@ -8,7 +8,7 @@ ARGS     ?=
 SHARED   ?= ../shared
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test vet unit race conformance browser bench fuzz screens clean compress-wasm
+.PHONY: build run test vet unit race conformance browser bench bench-stream bench-profile fuzz screens clean compress-wasm
 
 build: web/app.wasm bin/stepwise
 
@@ -78,6 +78,23 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./state
 	STEPWISE_BENCH=1 $(GO) test -v -count=1 -tags browser -run '^TestBench$$' -timeout 30m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
 	@if [ -d $(SHARED)/bench ]; then grep -A6 '^| stream' $(SHARED)/bench/README.md | sed 's/^/reference: /'; fi
+
+# The stream benchmark alone (5k and 20k at max rate on the floor, Stepwise
+# and the React peer), to iterate on. RUNS="1k,5k,20k,100k,1k@100,1k@100+2k"
+# and PAGES="floor,stepwise,react" pick others.
+RUNS  ?=
+PAGES ?=
+bench-stream: build
+	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) STEPWISE_BENCH_PAGES=$(PAGES) $(GO) test -v -count=1 -tags browser -run '^TestBenchStream$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
+
+# Chromium's profiler over Stepwise playing one stream (RUNS=5k by
+# default), split by what the time went to. The wasm is built with its
+# function names for it, then removed so the next build is the usual one.
+bench-profile: bin/stepwise
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/app.wasm ./wasm
+	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
+	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
+		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).
 fuzz:

@@ -46,6 +46,10 @@ type Config struct {
 	EventsPath   string
 	CommandsPath string
 	Transport    string // "ws" or "sse"
+	// SessionsPath is the optional list of the caller's sessions (GET; and
+	// DELETE SessionsPath/{id} takes one off it): the conversations list
+	// merges it with the browser's. "" when the backend has none.
+	SessionsPath string
 
 	// Protocol is what the backend speaks: ProtocolStepwise (PROTOCOL.md,
 	// the paths above), or an AG-UI agent or AI SDK chat route reached at
@@ -77,6 +81,7 @@ func DefaultConfig() Config {
 		WSPath:         "/api/sessions/{session_id}/ws",
 		EventsPath:     "/api/sessions/{session_id}/events",
 		CommandsPath:   "/api/sessions/{session_id}/commands",
+		SessionsPath:   "/api/sessions",
 		Transport:      "ws",
 		Protocol:       ProtocolStepwise,
 		AgentPath:      "/api/agent",
@@ -91,6 +96,7 @@ const (
 	EnvWSPath         = "STEPWISE_WS_PATH"
 	EnvEventsPath     = "STEPWISE_EVENTS_PATH"
 	EnvCommandsPath   = "STEPWISE_COMMANDS_PATH"
+	EnvSessionsPath   = "STEPWISE_SESSIONS_PATH" // "off" for a backend without the list
 	EnvTransport      = "STEPWISE_TRANSPORT"
 	EnvAgentName      = "STEPWISE_AGENT_NAME"
 	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
@@ -111,6 +117,10 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.WSPath, EnvWSPath)
 	set(&c.EventsPath, EnvEventsPath)
 	set(&c.CommandsPath, EnvCommandsPath)
+	set(&c.SessionsPath, EnvSessionsPath)
+	if c.SessionsPath == "off" {
+		c.SessionsPath = ""
+	}
 	set(&c.Transport, EnvTransport)
 	set(&c.AgentName, EnvAgentName)
 	set(&c.AgentPath, EnvAgentPath)

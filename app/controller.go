@@ -94,6 +94,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Page().SetLang(c.settings.Locale.Lang())
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
+	watchReading()
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
@@ -152,8 +153,23 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, last wire.EventID
 // however many arrive within it.
 func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 	for _, f := range frames {
-		c.afterApply(c.sess.Apply(f))
+		ch := c.sess.Apply(f)
+		c.afterApply(ch)
+		if ch.List && hasUserMessage(ch.Items) {
+			// A backend that replays its log as a stream (the demo agent)
+			// shows the first message here, not in the history.
+			c.noteHistory(ctx)
+		}
 	}
+}
+
+func hasUserMessage(items []*state.Item) bool {
+	for _, it := range items {
+		if it.Kind == state.KindUser {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
@@ -388,6 +404,7 @@ func (c *Controller) Render() app.UI {
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,
 		SourcesRev:      store.SourcesRev(),
+		Plan:            newestPlan(store),
 		Announcement:    c.announce.text,
 		Copied:          c.copied,
 		Conversations:   c.conversationsProps(),
@@ -395,4 +412,12 @@ func (c *Controller) Render() app.UI {
 		Starting:        !app.IsClient,
 		Resuming:        c.cfg.SessionID != "",
 	})
+}
+
+// newestPlan is the store's newest plan, nil when there is none.
+func newestPlan(s *state.Store) *state.Plan {
+	if p, ok := s.Plan(); ok {
+		return &p
+	}
+	return nil
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"stepwise/state/wire"
 )
 
 // Conversation is one entry of the conversations list (the sidebar).
@@ -79,19 +80,12 @@ func (m *MemoryConversations) Delete(id string) error {
 }
 
 // MaxTitleRunes bounds a title taken from a message.
-const MaxTitleRunes = 80
+const MaxTitleRunes = wire.MaxTitleRunes
 
 // TitleFromMessage makes a list title of a message: its first line, spaces
-// collapsed, cut at MaxTitleRunes with an ellipsis.
-func TitleFromMessage(text string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	line = strings.Join(strings.Fields(line), " ")
-	if utf8.RuneCountInString(line) <= MaxTitleRunes {
-		return line
-	}
-	r := []rune(line)
-	return strings.TrimSpace(string(r[:MaxTitleRunes-1])) + "…"
-}
+// collapsed, cut at MaxTitleRunes with an ellipsis (wire.SessionTitle, the
+// rule the demo agent's session list uses too).
+func TitleFromMessage(text string) string { return wire.SessionTitle(text) }
 
 // upsertConversation replaces the entry with c's ID or appends c.
 func upsertConversation(list []Conversation, c Conversation) []Conversation {
@@ -113,27 +107,6 @@ func sortConversations(list []Conversation) {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-}
-
-// mergeRemote adds what a backend's GET /api/sessions says to the local
-// list: its title where the user did not rename, its newer updated time.
-// Sessions the backend does not know stay (it may have expired them; the
-// user deletes them).
-func mergeRemote(local, remote []Conversation) []Conversation {
-	out := slices.Clone(local)
-	for _, r := range remote {
-		i := slices.IndexFunc(out, func(c Conversation) bool { return c.ID == r.ID })
-		if i < 0 {
-			continue // only the sessions this browser knows are listed
-		}
-		if !out[i].Renamed && r.Title != "" {
-			out[i].Title = r.Title
-		}
-		if r.Updated.After(out[i].Updated) {
-			out[i].Updated = r.Updated
-		}
-	}
-	return out
 }
 
 // conversationHref is the address of conversation id (a new one for ""),

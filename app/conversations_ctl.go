@@ -10,6 +10,7 @@ import (
 
 	"stepwise/components"
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // conversationsModel is the controller's part of the conversations list.
@@ -27,6 +28,12 @@ type conversationsModel struct {
 	open    bool // the drawer, on narrow screens
 	refused bool // the browser refused storage: the list lasts until the page closes
 	base    *url.URL
+
+	// remote is the backend's list of the caller's sessions
+	// (sessions_list.go), set once it has answered: deletions are sent to
+	// it from then on. deleted are the ids deleted in this page.
+	remote  remoteSessions
+	deleted map[string]bool
 }
 
 // mountConversations loads the list and handles the sidebar's actions.
@@ -40,9 +47,61 @@ func (c *Controller) mountConversations(ctx app.Context) {
 	ctx.Handle(components.ActionDeleteConversation, c.onDeleteConversation)
 	ctx.Handle(components.ActionToggleConversations, c.onToggleConversations)
 	store := c.conv.store
+	remote := c.remoteSessions()
 	ctx.Async(func() {
 		list, err := store.List()
 		ctx.Dispatch(func(ctx app.Context) { c.loadedConversations(list, err) })
+		if remote == nil {
+			return
+		}
+		rl, err := remote.List()
+		if err != nil {
+			return // no list there: the browser's own stays
+		}
+		ctx.Dispatch(func(ctx app.Context) { c.mergeRemoteList(ctx, remote, rl) })
+	})
+}
+
+// remoteSessions is the backend's list of the caller's sessions, nil when
+// it has none: the AG-UI and AI SDK modes keep their conversations in the
+// browser only.
+func (c *Controller) remoteSessions() remoteSessions {
+	if c.cfg.AgentMode() || c.cfg.Replay != "" || c.cfg.SessionsPath == "" {
+		return nil
+	}
+	return newRemoteSessions(c.cfg.SessionsPath)
+}
+
+// mergeRemoteList merges the backend's list into the page's (after the
+// stored list: both come in that order from mountConversations) and stores
+// what changed. Conversations deleted before it answered leave its list
+// too.
+func (c *Controller) mergeRemoteList(ctx app.Context, remote remoteSessions, rl wire.SessionList) {
+	c.conv.remote = remote
+	m := mergeRemote(c.conv.list, rl, c.sess.ID, c.conv.deleted)
+	c.setConversations(m.List)
+	var unlist []string
+	for _, r := range rl.Sessions {
+		if c.conv.deleted[r.ID] {
+			unlist = append(unlist, r.ID)
+		}
+	}
+	store := c.conv.store
+	if store == nil {
+		return
+	}
+	changed, removed := m.Changed, m.Removed
+	ctx.Async(func() {
+		err := putAll(store, changed)
+		for _, id := range removed {
+			store.Delete(id)
+		}
+		for _, id := range unlist {
+			remote.Unlist(id)
+		}
+		if err != nil { // the memory store it falls back to starts from the merged list
+			ctx.Dispatch(func(ctx app.Context) { c.storageRefused(err) })
+		}
 	})
 }
 
@@ -179,6 +238,10 @@ func (c *Controller) onRenameConversation(ctx app.Context, a app.Action) {
 // Deleting the open one starts a new conversation.
 func (c *Controller) onDeleteConversation(ctx app.Context, a app.Action) {
 	id, _ := a.Value.(string)
+	if c.conv.deleted == nil {
+		c.conv.deleted = map[string]bool{}
+	}
+	c.conv.deleted[id] = true
 	list := make([]Conversation, 0, len(c.conv.list))
 	for _, it := range c.conv.list {
 		if it.ID != id {
@@ -186,16 +249,31 @@ func (c *Controller) onDeleteConversation(ctx app.Context, a app.Action) {
 		}
 	}
 	c.setConversations(list)
-	store := c.conv.store
+	store, remote := c.conv.store, c.conv.remote
 	if store == nil {
 		return
 	}
+	next := conversationHref(c.conv.base, "")
 	if id == c.sess.ID {
 		store.Delete(id) // before the page goes
-		navigate(conversationHref(c.conv.base, ""))
+		if remote == nil {
+			navigate(next)
+			return
+		}
+		// The next page's list must not bring it back: it goes once the
+		// backend has taken it off.
+		ctx.Async(func() {
+			remote.Unlist(id)
+			navigate(next)
+		})
 		return
 	}
-	ctx.Async(func() { store.Delete(id) })
+	ctx.Async(func() {
+		store.Delete(id)
+		if remote != nil {
+			remote.Unlist(id)
+		}
+	})
 }
 
 func (c *Controller) onToggleConversations(ctx app.Context, a app.Action) {

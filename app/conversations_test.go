@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestTitleFromMessage(t *testing.T) {
@@ -36,9 +37,17 @@ func TestConversationsNewestFirstAndStore(t *testing.T) {
 	m.Delete("B")
 	list, _ = m.List()
 	assert.Len(t, list, 1)
+}
 
-	merged := mergeRemote(list, []Conversation{{ID: "A", Title: "server", Updated: now}, {ID: "Z", Title: "not ours"}})
-	assert.Len(t, merged, 1, "only the sessions this browser knows")
-	assert.Equal(t, "renamed", merged[0].Title, "a rename wins over the backend's title")
-	assert.True(t, merged[0].Updated.Equal(now))
+// A conversation opened by its address, whose backend replays its first
+// message in the stream rather than the history, joins the list titled.
+func TestConversationOpenedByLinkIsListedFromTheStream(t *testing.T) {
+	c := newController(t, "en", &fakeConn{})
+	_, known := c.current()
+	require.False(t, known)
+	feed(c, `{"type":"user_message","text":"Compare two stocks","event_id":1}
+{"type":"message_start","message":{"id":"m"},"event_id":2}`)
+	conv, known := c.current()
+	require.True(t, known, "listed once its first message is shown")
+	assert.Equal(t, "Compare two stocks", conv.Title)
 }

@@ -69,8 +69,11 @@ func copyButton(id, text, labelKey string, copied string, tr translator) app.UI 
 
 // textItem is an assistant text: its Markdown (with citation markers and
 // copyable code blocks), then its copy button. copied names the button
-// that just copied, if it is one of this item's.
-func textItem(it *state.Item, s Settings, copied string) app.UI {
+// that just copied, if it is one of this item's. With stream (a top-level
+// answer's ItemView keeps one), the Markdown is drawn in segments so that
+// a growing answer parses only its last block again (markdown_stream.go);
+// an answer with citations is parsed whole, its marks placed by offset.
+func textItem(it *state.Item, s Settings, copied string, stream *mdStream) app.UI {
 	cls := "item text"
 	if it.Final {
 		cls += " final"
@@ -79,7 +82,15 @@ func textItem(it *state.Item, s Settings, copied string) app.UI {
 	if len(it.Citations) > 0 {
 		marks = citationMarks(it, s)
 	}
-	body := renderMarkdown(it.Text, marks, &mdCopy{item: it.Key, copied: copied, tr: s})
+	var body []app.UI
+	if stream != nil && marks == nil {
+		for _, seg := range stream.segments(it.Key, it.Text) {
+			body = append(body, &MarkdownSegment{Src: seg.src, Heading: seg.heading, Code: seg.code,
+				Item: it.Key, Copied: copied, Settings: s})
+		}
+	} else {
+		body = renderMarkdown(it.Text, marks, &mdCopy{item: it.Key, copied: copied, tr: s})
+	}
 	if strings.TrimSpace(it.Text) != "" {
 		body = append(body, app.Div().Class("answer-actions").Body(
 			copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s),

@@ -46,7 +46,10 @@ func (v *GroupView) sync() {
 	}
 }
 
-func (v *GroupView) OnMount(ctx app.Context)  { v.sync(); v.scheduleCollapse(ctx) }
+// No OnMount: a group mounts open or never seen running, so there is no
+// collapse to schedule then, and go-app dispatches each OnMount through a
+// queue of 4,096 from inside the render: a history of more groups than
+// that, mounted in one render, filled it and deadlocked the page.
 func (v *GroupView) OnUpdate(ctx app.Context) { v.sync(); v.scheduleCollapse(ctx) }
 
 func (v *GroupView) scheduleCollapse(ctx app.Context) {

@@ -19,6 +19,8 @@ type ItemView struct {
 	Settings Settings
 	Forms    Forms  // of the item, or of its group's steps
 	Copied   string // its copy button that just copied, if any
+
+	md mdStream // an answer's completed Markdown segments
 }
 
 // Render draws the item, with the brand header above the first assistant
@@ -26,7 +28,7 @@ type ItemView struct {
 func (v *ItemView) Render() app.UI {
 	var body app.UI
 	if v.Item.Kind == state.KindText {
-		body = textItem(v.Item, v.Settings, v.Copied)
+		body = textItem(v.Item, v.Settings, v.Copied, &v.md)
 	} else {
 		body = itemBody(v.Item, v.Settings, v.Forms)
 	}
@@ -55,7 +57,7 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 			app.Div().Class("bubble").Text(it.Text),
 		)
 	case state.KindText:
-		return textItem(it, s, "")
+		return textItem(it, s, "", nil)
 	case state.KindThinking:
 		if it.Redacted {
 			return redactedThinkingView(s)

@@ -313,7 +313,9 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		if lang != "" {
 			code = code.Class("language-" + sanitizeClass(lang))
 		}
-		pre := app.Pre().Class("md-code").Body(code)
+		// Long lines scroll inside the block: focusable, so a keyboard can
+		// scroll it too.
+		pre := app.Pre().Class("md-code").Attr("tabindex", "0").Body(code)
 		if _, isHTML := n.(*ast.HTMLBlock); isHTML || r.copy == nil {
 			return pre
 		}

@@ -116,13 +116,32 @@ func mathUI(n *mathNode) app.UI {
 	}
 	m := app.Elem("math").XMLNS(mathNS)
 	if n.Display {
-		m = m.Attr("display", "block")
+		// A wide formula scrolls in its box: focusable, so a keyboard can
+		// scroll it in every browser (Safari does not focus scrollers).
+		// Inline formulas are not: an answer may hold dozens, each would
+		// be a tab stop; Chromium and Firefox focus the rare one that
+		// overflows by themselves.
+		m = m.Attr("display", "block").Attr("tabindex", "0")
 	}
 	return m.Body(mel("mrow", kids...))
 }
 
 func mel(tag string, kids ...app.UI) app.UI { return app.Elem(tag).XMLNS(mathNS).Body(kids...) }
 func mtok(tag, text string) app.HTMLElem    { return app.Elem(tag).XMLNS(mathNS).Text(text) }
+
+// fences are the brackets MathML stretches by default; TeX keeps a plain
+// bracket its size (f(x^2) has small parentheses), and only \left and
+// \right (and the matrices') grow.
+var fences = map[string]bool{"(": true, ")": true, "[": true, "]": true, "{": true, "}": true, "|": true,
+	"‖": true, "⟨": true, "⟩": true, "⌊": true, "⌋": true, "⌈": true, "⌉": true}
+
+// fence marks a bracket that must not stretch.
+func fence(mo app.HTMLElem, text string) app.HTMLElem {
+	if fences[text] {
+		return mo.Attr("stretchy", "false")
+	}
+	return mo
+}
 
 // texParser reads TeX into MathML elements; err is set on the first thing
 // it cannot read.
@@ -297,9 +316,13 @@ func (p *texParser) atom() (ui app.UI, big bool) {
 	case c == '\'':
 		p.pos++
 		return mtok("mo", "′"), false
+	case c == '-':
+		// TeX's minus is the minus sign, not the shorter hyphen.
+		p.pos++
+		return mtok("mo", "−"), false
 	case c < 0x80:
 		p.pos++
-		return mtok("mo", string(c)), false
+		return fence(mtok("mo", string(c)), string(c)), false
 	}
 	// Any other character (a Unicode letter or symbol) as it is.
 	r := []rune(s[p.pos:])[0]
@@ -326,9 +349,9 @@ func (p *texParser) command() (app.UI, bool) {
 	if v, ok := texSymbols[name]; ok {
 		tag := "mo"
 		if v[0] == 'i' {
-			tag = "mi"
+			return mtok("mi", v[1:]), false
 		}
-		return mtok(tag, v[1:]), false
+		return fence(mtok(tag, v[1:]), v[1:]), false
 	}
 	if v, ok := texBigOps[name]; ok {
 		tag := "mo"
@@ -401,6 +424,10 @@ func (p *texParser) command() (app.UI, bool) {
 			return nil, false
 		}
 		d, _ := p.atom()
+		if e, ok := d.(app.HTMLElem); ok {
+			// Only these delimiters grow with what they enclose.
+			d = e.Attr("stretchy", "true")
+		}
 		return d, false
 	case "begin":
 		return p.environment(), false

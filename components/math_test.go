@@ -19,16 +19,25 @@ func TestMathDelimiters(t *testing.T) {
 	for src, want := range map[string]string{
 		"Einstein $E = mc^2$ ok":                     `<math><mrow><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></mrow></math>`,
 		`a \(x_1\) b`:                                `<math><mrow><msub><mi>x</mi><mn>1</mn></msub></mrow></math>`,
-		"$$\n\\frac{a}{b}\n$$":                       `<math display="block"><mrow><mfrac><mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow></mfrac></mrow></math>`,
-		`\[\sqrt[3]{x}\]`:                            `<math display="block"><mrow><mroot><mrow><mi>x</mi></mrow><mrow><mn>3</mn></mrow></mroot></mrow></math>`,
+		"$$\n\\frac{a}{b}\n$$":                       `<mrow><mfrac><mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow></mfrac></mrow></math>`,
+		`\[\sqrt[3]{x}\]`:                            `<mrow><mroot><mrow><mi>x</mi></mrow><mrow><mn>3</mn></mrow></mroot></mrow></math>`,
 		`$\sum_{i=1}^n \alpha_i$`:                    `<munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><msub><mi>α</mi><mi>i</mi></msub>`,
-		`$\int_0^1 f(x)\,dx$`:                        `<msubsup><mo>∫</mo><mn>0</mn><mn>1</mn></msubsup><mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mspace width="0.1667em"></mspace>`,
+		`$\int_0^1 f(x)\,dx$`:                        `<msubsup><mo>∫</mo><mn>0</mn><mn>1</mn></msubsup><mi>f</mi><mo stretchy="false">(</mo><mi>x</mi><mo stretchy="false">)</mo><mspace width="0.1667em"></mspace>`,
 		`$\lim_{n \to \infty} a_n$`:                  `<munder><mi>lim</mi><mrow><mi>n</mi><mo>→</mo><mi>∞</mi></mrow></munder>`,
 		`$\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}$`: `<mo>[</mo><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>2</mn></mtd></mtr><mtr><mtd><mn>3</mn></mtd><mtd><mn>4</mn></mtd></mtr></mtable><mo>]</mo>`,
 		`$\text{if } x \leq 0$`:                      `<mtext>if </mtext><mi>x</mi><mo>≤</mo><mn>0</mn>`,
 		`$a*b*c$`:                                    `<mi>a</mi><mo>*</mo><mi>b</mi><mo>*</mo><mi>c</mi>`,
+		`$1-x$`:                                      `<mn>1</mn><mo>−</mo><mi>x</mi>`,
+		`$\left(\frac{1}{2}\right) \{x\}$`:           `<mo stretchy>(</mo><mfrac><mrow><mn>1</mn></mrow><mrow><mn>2</mn></mrow></mfrac><mo stretchy>)</mo><mo stretchy="false">{</mo><mi>x</mi><mo stretchy="false">}</mo>`,
 	} {
 		assert.Contains(t, mathHTML(src), want, src)
+	}
+	// Display math is a block of its own, focusable (it may scroll);
+	// inline math is neither.
+	for src, display := range map[string]bool{"$$\n\\frac{a}{b}\n$$": true, `\[x\]`: true, `$x$`: false} {
+		tag := regexp.MustCompile(`<math[^>]*>`).FindString(mathHTML(src))
+		assert.Equal(t, display, strings.Contains(tag, `display="block"`), src)
+		assert.Equal(t, display, strings.Contains(tag, `tabindex="0"`), src)
 	}
 }
 

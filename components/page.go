@@ -33,6 +33,9 @@ type PageProps struct {
 	SourcesOpen     bool
 	SourcesWidth    int
 	SourcesRev      uint64 // the store's SourcesRev: a group may grow in place
+	// Plan is the conversation's newest plan (the header's Plan button),
+	// nil when none.
+	Plan *state.Plan
 
 	// Announcement is what the polite status region says (the controller's
 	// announcer: a run started, a form waits, a run ended, a copy).
@@ -122,6 +125,7 @@ func header(p PageProps) app.UI {
 			app.Span().Class("conn-dot").Aria("hidden", true),
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[p.Connection])),
 		),
+		&PlanControl{Settings: s, Plan: p.Plan, Disabled: p.Starting},
 		app.Button().Class("sources-button").DataSet("testid", "sources-button").
 			Aria("expanded", p.SourcesOpen).Aria("controls", "sources-panel").Disabled(p.Starting).
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleSources) }).Body(

@@ -29,6 +29,9 @@ func (v *ToolView) Render() app.UI {
 		return root.Body(v.search(search))
 	}
 	id := domID("tool", v.Item)
+	if plan, ok := state.PlanOf(v.Item); ok {
+		return root.Body(v.planStep(plan, id))
+	}
 	label := toolLabel(t, v.Settings)
 	return root.Body(
 		v.d.button("tool-row", id,

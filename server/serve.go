@@ -39,6 +39,7 @@ func serve(args []string) int {
 	clientSetting("ws-path", client.EnvWSPath, "WebSocket `path` (default /api/sessions/{session_id}/ws)")
 	clientSetting("events-path", client.EnvEventsPath, "SSE `path` (default /api/sessions/{session_id}/events)")
 	clientSetting("commands-path", client.EnvCommandsPath, "commands `path` for SSE (default /api/sessions/{session_id}/commands)")
+	clientSetting("sessions-path", client.EnvSessionsPath, "`path` of the optional list of the caller's sessions, off for none (default /api/sessions)")
 	clientSetting("transport", client.EnvTransport, "the pages' transport: ws or sse (default ws)")
 	clientSetting("agent-name", client.EnvAgentName, "the agent `name` in the brand header (default Stepwise)")
 	clientSetting("favicon-service", client.EnvFaviconService, "favicon `URL` for sources without one, {domain} replaced; off for none")

@@ -70,6 +70,20 @@ func checkInvariants(t *testing.T, s *Store) {
 			t.Fatalf("resolved item %d is still pending", p.Key)
 		}
 	}
+	if plan, ok := s.Plan(); ok {
+		it := s.tools[plan.ToolID]
+		if it == nil || it.Key != plan.ItemKey || !IsPlanTool(it.Tool.Name) {
+			t.Fatalf("the plan names tool %q (item %d), not a planning call of the store", plan.ToolID, plan.ItemKey)
+		}
+		if len(plan.Todos) > MaxTodos {
+			t.Fatalf("the plan has %d entries", len(plan.Todos))
+		}
+		for _, td := range plan.Todos {
+			if td.Content == "" || !todoStatusKnown[td.Status] {
+				t.Fatalf("plan entry %+v", td)
+			}
+		}
+	}
 	checkCitations := func(it *Item) {
 		prev := 0
 		for _, c := range it.Citations {
@@ -186,6 +200,14 @@ func FuzzStoreJSONL(f *testing.F) {
 	for _, s := range streams {
 		f.Add(s)
 	}
+	f.Add([]byte(`{"type":"message_start","message":{"id":"m"}}
+{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"p1","name":"write_todos","input":{"todos":[{"content":"a","status":"in_progress"},"b",{"text":"c","done":true},null]}}}
+{"type":"content_block_stop","index":0}
+{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"p2","name":"write_todos","input":{}}}
+{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"todos\":[{\"content\":\"a\",\"status\":\"completed\"}"}}
+{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"]}"}}
+{"type":"content_block_stop","index":1}
+{"type":"message_stop"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := New(DefaultOptions())
 		for _, line := range bytes.Split(data, []byte("\n")) {
@@ -268,3 +290,5 @@ func FuzzStoreOps(f *testing.F) {
 		checkInvariants(t, s)
 	})
 }
+
+var todoStatusKnown = map[TodoStatus]bool{TodoPending: true, TodoInProgress: true, TodoCompleted: true}

@@ -121,7 +121,9 @@ type Tool struct {
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta
 	hasResult     bool
-	awaitingKey   string // the approval this tool waits on
+	awaitingKey   string     // the approval this tool waits on
+	planTool      bool       // listed in the store's planTools (plan.go)
+	plan          *planCache // its input read as a plan (plan.go)
 }
 
 // Group holds steps (PROTOCOL.md section 3).

@@ -101,6 +101,7 @@ type Store struct {
 	hidden    map[string]bool    // ids of "display as content" tool calls
 	approvals map[string]*Item   // approval_key to question or approval item
 	pending   []*Item            // unanswered approvals and questions, oldest first
+	planTools []*Item            // planning tool calls, oldest first (plan.go)
 
 	blocks       map[int]*openBlock // open blocks of the current message
 	freeBlocks   []*openBlock

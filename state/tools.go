@@ -31,6 +31,7 @@ func (s *Store) toolUse(id, name string, input json.RawMessage, label, titleLabe
 	if it := s.tools[id]; it != nil {
 		t := it.Tool
 		t.Name = name
+		s.notePlanTool(it)
 		if !wire.IsNull(input) {
 			t.Input = input
 		}
@@ -65,6 +66,7 @@ func (s *Store) newTool(id, name, label string) *Item {
 	it.Tool = &ti.tool
 	s.setLabel(it.Tool, label)
 	s.tools[id] = it
+	s.notePlanTool(it)
 	return it
 }
 
@@ -98,6 +100,7 @@ func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessa
 	if t.Name == "" {
 		t.Name = name
 		s.setLabel(t, "")
+		s.notePlanTool(it)
 	}
 	t.Result = &text
 	t.hasResult = true

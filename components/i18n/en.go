@@ -164,11 +164,17 @@ var en = catalog{
 		"usage.in":                             "%s in",
 		"usage.out":                            "%s out",
 		"usage.cached":                         "%s cached",
+		"plan.title":                           "Plan",
+		"plan.status.pending":                  "To do",
+		"plan.status.in_progress":              "In progress",
+		"plan.status.completed":                "Done",
+		"plan.empty":                           "The plan is empty.",
 	},
 	plurals: map[string]Forms{
 		"search.results":      {One: "%d result", Other: "%d results"},
 		"approval.title_many": {One: "Allow %d action to run?", Other: "Allow %d actions to run?"},
 
 		"usage.web_searches": {One: "%d web search", Other: "%d web searches"},
+		"plan.progress":      {One: "%d of %d done", Other: "%d of %d done"},
 	},
 }

@@ -164,11 +164,17 @@ var fr = catalog{
 		"usage.in":                             "%s en entrée",
 		"usage.out":                            "%s en sortie",
 		"usage.cached":                         "%s en cache",
+		"plan.title":                           "Plan",
+		"plan.status.pending":                  "À faire",
+		"plan.status.in_progress":              "En cours",
+		"plan.status.completed":                "Terminée",
+		"plan.empty":                           "Le plan est vide.",
 	},
 	plurals: map[string]Forms{
 		"search.results":      {One: "%d résultat", Many: "%d de résultats", Other: "%d résultats"},
 		"approval.title_many": {One: "Autoriser %d action ?", Many: "Autoriser %d d'actions ?", Other: "Autoriser %d actions ?"},
 
 		"usage.web_searches": {One: "%d recherche web", Many: "%d de recherches web", Other: "%d recherches web"},
+		"plan.progress":      {One: "%d sur %d terminée", Many: "%d sur %d terminées", Other: "%d sur %d terminées"},
 	},
 }

@@ -164,11 +164,17 @@ var vi = catalog{
 		"usage.in":                             "%s token vào",
 		"usage.out":                            "%s token ra",
 		"usage.cached":                         "%s token từ bộ nhớ đệm",
+		"plan.title":                           "Kế hoạch",
+		"plan.status.pending":                  "Chưa làm",
+		"plan.status.in_progress":              "Đang làm",
+		"plan.status.completed":                "Đã xong",
+		"plan.empty":                           "Kế hoạch chưa có việc nào.",
 	},
 	plurals: map[string]Forms{
 		"search.results":      {Other: "%d kết quả"},
 		"approval.title_many": {Other: "Cho phép %d thao tác thực hiện?"},
 
 		"usage.web_searches": {Other: "%d lượt tìm kiếm web"},
+		"plan.progress":      {Other: "Xong %d/%d việc"},
 	},
 }

@@ -131,6 +131,11 @@ func TestAxe(t *testing.T) {
 			p.do(chromedp.Click(chromedp.CSS(`[data-kind="activity"] button:not([disabled])`)))
 		})},
 		{"anthropic-cited", replayed("/fixtures/anthropic-cited-answer.jsonl", nil)},
+		{"plan-open", replayed("/scenarios/plan.jsonl", func(p *page) {
+			expandFirstGroup(p)
+			p.do(chromedp.Click(chromedp.CSS(`[data-testid="plan-button"]`)))
+			p.waitJS(`document.querySelectorAll('[data-testid="plan-popover"] [data-testid="plan-todo"]').length === 4`, 5*time.Second)
+		})},
 	}
 	for _, s := range states {
 		t.Run(s.name, func(t *testing.T) {

@@ -3,64 +3,40 @@
 package browsertest
 
 import (
+	"encoding/json"
 	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/profiler"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
 
 	client "stepwise/app"
 )
 
 // TestBench is `make bench`: the in-browser stream benchmark of
-// ../shared/bench/README.md, start-up times and sizes. It prints figures
-// and checks nothing (targets are read by a person, never asserted), so it
-// runs only when STEPWISE_BENCH=1.
+// ../shared/bench/README.md (Stepwise side by side with the framework-free
+// floor and the React peer, in one run), start-up times and sizes. It
+// prints figures and checks nothing (targets are read by a person, never
+// asserted), so it runs only when STEPWISE_BENCH=1.
 func TestBench(t *testing.T) {
 	skipUnlessBench(t)
-	gen := filepath.Join("..", "..", "..", "shared", "bench", "gen-events.py")
-	for _, n := range []int{1000, 5000, 20000, 34000} {
-		out := filepath.Join("testdata", fmt.Sprintf("bench-%d.jsonl", n))
-		if _, err := os.Stat(out); err == nil {
-			continue
-		}
-		if b, err := exec.Command("python3", gen, fmt.Sprint(n), out).CombinedOutput(); err != nil {
-			t.Fatalf("generating %s: %v: %s", out, err, b)
-		}
-	}
-	type memory struct {
-		HeapInUse float64 `json:"heapInUse"`
-		Sys       float64 `json:"sys"`
-	}
-	lat := func(p *float64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%.1f", *p)
-	}
-	runs := []struct{ name, file, rate, warm string }{
-		{"5k max", "bench-5000", "max", ""},
-		{"20k max", "bench-20000", "max", ""},
-		{"1k 100/s", "bench-1000", "100", ""},
-		{"1k 100/s onto 2k items", "bench-34000", "100", "33000"},
-	}
-	fmt.Println("stream                  events       ms  µs/event  long tasks  max task  p50 ms  p95 ms   dom  JS heap MB  Go heap MB  wasm MB")
-	for _, r := range runs {
-		p := newPage(t)
-		url := "/?replay=/fixtures/" + r.file + ".jsonl&rate=" + r.rate + "&lang=en"
-		if r.warm != "" {
-			url += "&warm=" + r.warm
-		}
-		p.open(url)
-		p.waitJS(`window.__result`, 10*time.Minute)
-		res := eval[client.ReplayResult](p, `window.__result`)
-		js := eval[float64](p, `performance.memory ? performance.memory.usedJSHeapSize : 0`)
-		mem := eval[memory](p, `window.stepwise.memory()`)
-		fmt.Printf("%-22s %7d %8.0f %9.1f %11d %9.0f %7s %7s %5d %11.1f %11.1f %8.1f\n",
-			r.name, res.Events, res.Ms, 1000*res.Ms/float64(res.Events), res.LongTasks, res.MaxTask,
-			lat(res.P50), lat(res.P95), res.DOM, js/1e6, mem.HeapInUse/1e6, mem.Sys/1e6)
-	}
+	benchStreams(t, fullStreamRuns)
 
 	benchStartup(t)
 	benchEmbed(t)
@@ -70,6 +46,25 @@ func TestBench(t *testing.T) {
 			fmt.Printf("size: %-12s %9d bytes (%.2f MB)\n", f, st.Size(), float64(st.Size())/1e6)
 		}
 	}
+}
+
+// TestBenchStream is `make bench-stream`: the stream part alone, to
+// iterate on. STEPWISE_BENCH_RUNS picks runs by name (comma-separated,
+// e.g. "5k,20k"); STEPWISE_BENCH_PAGES picks pages (e.g. "floor,stepwise").
+func TestBenchStream(t *testing.T) {
+	skipUnlessBench(t)
+	runs := quickStreamRuns
+	if names := os.Getenv("STEPWISE_BENCH_RUNS"); names != "" {
+		runs = nil
+		for _, r := range fullStreamRuns {
+			for _, n := range strings.Split(names, ",") {
+				if r.name == n {
+					runs = append(runs, r)
+				}
+			}
+		}
+	}
+	benchStreams(t, runs)
 }
 
 // TestBenchStartup is the start-up and embed parts of TestBench alone.
@@ -83,4 +78,589 @@ func skipUnlessBench(t *testing.T) {
 	if os.Getenv("STEPWISE_BENCH") != "1" {
 		t.Skip("set STEPWISE_BENCH=1 (make bench)")
 	}
+}
+
+// streamRun is one stream played on each page in turn.
+type streamRun struct {
+	name   string
+	events int    // gen-events.py's N
+	rate   string // "max" or events per second
+	warm   int    // Stepwise only: events applied before the timed run
+	pages  []string
+}
+
+const (
+	pageFloor    = "floor"
+	pageStepwise = "stepwise"
+	pageReact    = "react"
+)
+
+var allPages = []string{pageFloor, pageStepwise, pageReact}
+
+var fullStreamRuns = []streamRun{
+	{"1k", 1000, "max", 0, allPages},
+	{"5k", 5000, "max", 0, allPages},
+	{"20k", 20000, "max", 0, allPages},
+	// The React peer regroups every block per event: 100k would take it
+	// most of an hour, so it plays up to 20k.
+	{"100k", 100000, "max", 0, []string{pageFloor, pageStepwise}},
+	{"1k@100", 1000, "100", 0, allPages},
+	// 33,000 warm-up events leave about 2,000 top-level items (970 groups,
+	// 970 answers); the references have no warm-up, so Stepwise alone.
+	{"1k@100+2k", 34000, "100", 33000, []string{pageStepwise}},
+}
+
+var quickStreamRuns = []streamRun{fullStreamRuns[1], fullStreamRuns[2]}
+
+// pageResult is one page's run of one stream.
+type pageResult struct {
+	client.ReplayResult
+	jsHeap, goHeap, wasmMem float64 // MB
+	// Main-thread time (ms) over the run, from Performance.getMetrics:
+	// the whole of the tasks, script, style recalculation and layout.
+	task, script, style, layout float64
+}
+
+func (r pageResult) perEvent() float64 { return 1000 * r.Ms / float64(r.Events) }
+
+// benchStreams plays each run on each of its pages, one after the other,
+// and prints the figures with the ratios to the floor and the React peer.
+func benchStreams(t *testing.T, runs []streamRun) {
+	pages := allPages
+	if p := os.Getenv("STEPWISE_BENCH_PAGES"); p != "" {
+		pages = strings.Split(p, ",")
+	}
+	streams := benchStreamServer
+	floor := benchStaticServer(t, filepath.Join("..", "..", "..", "shared", "bench", "floor"), streams)
+	react := benchStaticServer(t, filepath.Join("..", "..", "..", "shared", "bench", "react-peer"), streams)
+	names := map[string]string{pageFloor: "floor", pageStepwise: "Stepwise", pageReact: "React peer"}
+
+	fmt.Printf("streams of ../shared/bench/gen-events.py, each page in a fresh tab, one after the other; %s\n", chromiumVersion())
+	fmt.Println("run        page         events       ms  µs/event  ×floor  long  max ms  p50/p95 ms    dom  JS MB  Go MB wasm MB | per event µs: task script style layout")
+	results := map[string]map[string]pageResult{}
+	for _, r := range runs {
+		file := streams.generate(t, r.events)
+		results[r.name] = map[string]pageResult{}
+		for _, pg := range r.pages {
+			if !contains(pages, pg) {
+				continue
+			}
+			var url string
+			switch pg {
+			case pageFloor:
+				url = floor + "/?events=/streams/" + file + "&rate=" + r.rate
+			case pageReact:
+				url = react + "/?events=/streams/" + file + "&rate=" + r.rate
+			case pageStepwise:
+				url = serverURL + "/?replay=/streams/" + file + "&rate=" + r.rate + "&lang=en"
+				if r.warm > 0 {
+					url += fmt.Sprintf("&warm=%d", r.warm)
+				}
+			}
+			res := playStream(t, streams, url, pg == pageStepwise)
+			results[r.name][pg] = res
+			ratio := "–"
+			if f, ok := results[r.name][pageFloor]; ok && pg != pageFloor {
+				ratio = fmt.Sprintf("%.2f", res.Ms/f.Ms)
+			}
+			lat := "–"
+			if res.P50 != nil && res.P95 != nil {
+				lat = fmt.Sprintf("%.1f/%.1f", *res.P50, *res.P95)
+			}
+			goHeap, wasm := "–", "–"
+			if pg == pageStepwise {
+				goHeap, wasm = fmt.Sprintf("%.1f", res.goHeap), fmt.Sprintf("%.1f", res.wasmMem)
+			}
+			n := float64(res.Events)
+			fmt.Printf("%-10s %-11s %7d %8.0f %9.1f %7s %5d %7.0f %11s %6d %6.1f %6s %7s | %6.0f %6.0f %5.0f %6.0f\n",
+				r.name, names[pg], res.Events, res.Ms, res.perEvent(), ratio, res.LongTasks, res.MaxTask, lat, res.DOM,
+				res.jsHeap, goHeap, wasm, 1000*res.task/n, 1000*res.script/n, 1000*res.style/n, 1000*res.layout/n)
+		}
+	}
+
+	fmt.Println("ratios:")
+	for _, r := range runs {
+		s, ok := results[r.name][pageStepwise]
+		if !ok || r.rate != "max" {
+			continue
+		}
+		line := fmt.Sprintf("  %-5s Stepwise/floor", r.name)
+		if f, ok := results[r.name][pageFloor]; ok {
+			line += fmt.Sprintf(" %.2f", s.Ms/f.Ms)
+		} else {
+			line += " –"
+		}
+		if re, ok := results[r.name][pageReact]; ok {
+			line += fmt.Sprintf(", Stepwise/React %.2f", s.Ms/re.Ms)
+		}
+		fmt.Println(line)
+	}
+	growth := func(big, small string) {
+		for _, pg := range allPages {
+			b, ok1 := results[big][pg]
+			s, ok2 := results[small][pg]
+			if ok1 && ok2 {
+				fmt.Printf("  %s/%s per-event cost, %s: %.2f\n", big, small, names[pg], b.perEvent()/s.perEvent())
+			}
+		}
+	}
+	growth("20k", "5k")
+	growth("100k", "20k")
+}
+
+// playStream opens url, lets its page fetch the stream once the harness
+// has read the page's counters, waits for window.__result and reads the
+// page's memory and main-thread time.
+func playStream(t *testing.T, streams *streamServer, url string, stepwise bool) pageResult {
+	// A long stream (the React peer's 20k, 100k) takes minutes.
+	p := newPageWithin(t, 40*time.Minute)
+	defer p.close()
+	gate := streams.hold()
+	if stepwise {
+		p.open(strings.TrimPrefix(url, serverURL))
+	} else {
+		p.do(chromedp.Navigate(url))
+	}
+	if _, err := chromedp.Call(p.ctx, performance.Enable, performance.EnableParams{}); err != nil {
+		t.Fatalf("Performance.enable: %v", err)
+	}
+	gate.waitRequested()
+	if d, err := time.ParseDuration(os.Getenv("STEPWISE_BENCH_SETTLE")); err == nil {
+		time.Sleep(d)
+	}
+	before := pageMetrics(t, p)
+	gate.release()
+	p.waitJS(`window.__result`, 30*time.Minute)
+	after := pageMetrics(t, p)
+	var res pageResult
+	res.ReplayResult = eval[client.ReplayResult](p, `window.__result`)
+	res.task = 1000 * (after["TaskDuration"] - before["TaskDuration"])
+	res.script = 1000 * (after["ScriptDuration"] - before["ScriptDuration"])
+	res.style = 1000 * (after["RecalcStyleDuration"] - before["RecalcStyleDuration"])
+	res.layout = 1000 * (after["LayoutDuration"] - before["LayoutDuration"])
+	heap, err := chromedp.Call(p.ctx, cdpruntime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		t.Fatalf("Runtime.getHeapUsage: %v", err)
+	}
+	res.jsHeap = heap.UsedSize / 1e6
+	if stepwise {
+		mem := eval[struct {
+			HeapInUse float64 `json:"heapInUse"`
+			Sys       float64 `json:"sys"`
+		}](p, `window.stepwise.memory()`)
+		res.goHeap, res.wasmMem = mem.HeapInUse/1e6, mem.Sys/1e6
+	}
+	return res
+}
+
+func pageMetrics(t *testing.T, p *page) map[string]float64 {
+	m, err := chromedp.Call(p.ctx, performance.GetMetrics, cdp.Empty{})
+	if err != nil {
+		t.Fatalf("Performance.getMetrics: %v", err)
+	}
+	out := map[string]float64{}
+	for _, x := range m.Metrics {
+		out[x.Name] = x.Value
+	}
+	return out
+}
+
+func chromiumVersion() string {
+	exe := os.Getenv("CHROMIUM")
+	if exe == "" {
+		exe = "/usr/bin/chromium"
+	}
+	b, _ := exec.Command(exe, "--version").Output()
+	return strings.TrimSpace(string(b))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// streamServer serves the generated streams (testdata/bench-N.jsonl) at
+// /streams/ of every page's server (Stepwise's is TestMain's), so that each
+// page fetches its stream from its own origin. A request waits at the gate
+// the harness holds, so that the page's counters are read after its
+// start-up and before its run.
+type streamServer struct {
+	mu   sync.Mutex
+	gate *streamGate
+}
+
+var benchStreamServer = &streamServer{}
+
+type streamGate struct {
+	requested, released chan struct{}
+	once                sync.Once
+}
+
+func (g *streamGate) waitRequested() { <-g.requested }
+func (g *streamGate) release()       { close(g.released) }
+
+func (s *streamServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	g := s.gate
+	s.gate = nil
+	s.mu.Unlock()
+	if g != nil {
+		g.once.Do(func() { close(g.requested) })
+		<-g.released
+	}
+	name := path.Base(r.URL.Path)
+	if !strings.HasPrefix(name, "bench-") {
+		http.NotFound(w, r)
+		return
+	}
+	http.ServeFile(w, r, filepath.Join("testdata", name))
+}
+
+// hold makes the next stream request wait until the gate is released.
+func (s *streamServer) hold() *streamGate {
+	g := &streamGate{requested: make(chan struct{}), released: make(chan struct{})}
+	s.mu.Lock()
+	s.gate = g
+	s.mu.Unlock()
+	return g
+}
+
+// generate writes testdata/bench-N.jsonl with ../shared/bench/gen-events.py
+// (always anew: a file kept from another version of the generator would
+// measure another stream) and returns its name.
+func (s *streamServer) generate(t *testing.T, n int) string {
+	name := fmt.Sprintf("bench-%d.jsonl", n)
+	gen := filepath.Join("..", "..", "..", "shared", "bench", "gen-events.py")
+	if b, err := exec.Command("python3", gen, fmt.Sprint(n), filepath.Join("testdata", name)).CombinedOutput(); err != nil {
+		t.Fatalf("generating %s: %v: %s", name, err, b)
+	}
+	return name
+}
+
+// benchStaticServer serves dir's files at the root, and /streams/ from
+// the stream server.
+func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files["/"+filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatalf("reading %s: %v", dir, err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/streams/") {
+			streams.ServeHTTP(w, r)
+			return
+		}
+		name := r.URL.Path
+		if name == "/" {
+			name = "/index.html"
+		}
+		body, ok := files[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestBenchProfile is `make bench-profile`: Chromium's sampling profiler
+// over Stepwise playing a stream at max rate (STEPWISE_BENCH_RUNS names
+// it, 5k by default), its samples split by what they were doing: JSON
+// decoding, the store, go-app's render and diff, the views, Markdown, the
+// JS/wasm boundary, the Go runtime, the browser's own work. The wasm must
+// keep its function names (the target builds it without -s -w). The
+// profile is written to STEPWISE_PROFILE_OUT (a .cpuprofile DevTools opens)
+// when set.
+func TestBenchProfile(t *testing.T) {
+	skipUnlessBench(t)
+	run := fullStreamRuns[1]
+	for _, r := range fullStreamRuns {
+		if r.name == os.Getenv("STEPWISE_BENCH_RUNS") {
+			run = r
+		}
+	}
+	streams := benchStreamServer
+	file := streams.generate(t, run.events)
+	p := newPageWithin(t, 40*time.Minute)
+	defer p.close()
+	gate := streams.hold()
+	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
+	gate.waitRequested()
+	if _, err := chromedp.Call(p.ctx, profiler.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, profiler.Start, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	gate.release()
+	p.waitJS(`window.__result`, 30*time.Minute)
+	stop, err := chromedp.Call(p.ctx, profiler.Stop, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := eval[client.ReplayResult](p, `window.__result`)
+	if out := os.Getenv("STEPWISE_PROFILE_OUT"); out != "" {
+		b, _ := json.Marshal(stop.Profile)
+		os.WriteFile(out, b, 0o644)
+	}
+	printProfile(stop.Profile, res)
+	p.close()
+	traceStream(t, streams, "/?replay=/streams/"+file+"&rate="+run.rate+"&lang=en")
+}
+
+// traceStream plays a stream on Stepwise again under Chromium's tracing
+// (no sampling profiler: it slows script) and prints the renderer main
+// thread's time by kind: script, style, layout, paint, GC, task overhead.
+func traceStream(t *testing.T, streams *streamServer, url string) {
+	p := newPageWithin(t, 40*time.Minute)
+	defer p.close()
+	type traceEvent struct {
+		Name string  `json:"name"`
+		Ph   string  `json:"ph"`
+		Ts   float64 `json:"ts"`
+		Dur  float64 `json:"dur"`
+		Pid  int64   `json:"pid"`
+		Tid  int64   `json:"tid"`
+		Args struct {
+			Name string `json:"name"`
+		} `json:"args"`
+	}
+	var mu sync.Mutex
+	var events []traceEvent
+	done := make(chan struct{})
+	chromedp.Listen(p.ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			for _, v := range e.Value {
+				var te traceEvent
+				if json.Unmarshal(v, &te) == nil {
+					events = append(events, te)
+				}
+			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(done)
+		}
+	})
+	gate := streams.hold()
+	p.open(url)
+	gate.waitRequested()
+	_, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{
+		TransferMode: tracing.StartTransferModeReportEvents,
+		TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
+			"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink", "cc"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate.release()
+	p.waitJS(`window.__result`, 30*time.Minute)
+	res := eval[client.ReplayResult](p, `window.__result`)
+	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	var main struct{ pid, tid int64 }
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+			main.pid, main.tid = e.Pid, e.Tid
+		}
+	}
+	var xs []traceEvent
+	for _, e := range events {
+		if e.Ph == "X" && e.Pid == main.pid && e.Tid == main.tid {
+			xs = append(xs, e)
+		}
+	}
+	sort.Slice(xs, func(i, j int) bool {
+		if xs[i].Ts != xs[j].Ts {
+			return xs[i].Ts < xs[j].Ts
+		}
+		return xs[i].Dur > xs[j].Dur
+	})
+	// Self time of each event: its duration less its children's.
+	selfTime := map[string]float64{}
+	var stack []int
+	childTime := make([]float64, len(xs))
+	pop := func() {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		selfTime[xs[i].Name] += xs[i].Dur - childTime[i]
+		if len(stack) > 0 {
+			childTime[stack[len(stack)-1]] += xs[i].Dur
+		}
+	}
+	for i, e := range xs {
+		for len(stack) > 0 && xs[stack[len(stack)-1]].Ts+xs[stack[len(stack)-1]].Dur <= e.Ts {
+			pop()
+		}
+		stack = append(stack, i)
+	}
+	for len(stack) > 0 {
+		pop()
+	}
+	kind := func(name string) string {
+		switch {
+		case name == "UpdateLayoutTree" || name == "RecalculateStyles" || strings.Contains(name, "StyleInvalidat"):
+			return "style"
+		case name == "Layout" || name == "IntersectionObserverController::computeIntersections" || strings.HasPrefix(name, "LocalFrameView::") && strings.Contains(name, "Layout"):
+			return "layout"
+		case strings.Contains(name, "Paint") || name == "Layerize" || name == "UpdateLayer" || name == "UpdateLayerTree" || name == "Commit" || strings.Contains(name, "Composit"):
+			return "paint, composite"
+		case strings.Contains(name, "GC") || strings.Contains(name, "Scavenge") || strings.Contains(name, "MarkCompact"):
+			return "JS garbage collection"
+		case name == "RunTask" || name == "ThreadControllerImpl::RunTask" || strings.HasPrefix(name, "ThreadController") || name == "SequenceManager":
+			return "task scheduling"
+		case name == "FunctionCall" || name == "EventDispatch" || name == "TimerFire" || name == "FireAnimationFrame" ||
+			strings.HasPrefix(name, "v8") || strings.HasPrefix(name, "V8") || name == "EvaluateScript" || name == "RunMicrotasks" || strings.HasPrefix(name, "wasm"):
+			return "script (wasm and JS)"
+		}
+		return "other"
+	}
+	byKind := map[string]float64{}
+	other := map[string]float64{}
+	var total float64
+	for name, d := range selfTime {
+		byKind[kind(name)] += d
+		total += d
+		if kind(name) == "other" {
+			other[name] += d
+		}
+	}
+	n := float64(res.Events)
+	fmt.Printf("trace: %d events in %.0f ms; renderer main thread busy %.0f ms (%.0f µs/event)\n", res.Events, res.Ms, total/1000, total/n)
+	for _, kv := range sortedByValue(byKind) {
+		fmt.Printf("  %-24s %6.1f%% %6.0f µs/event\n", kv.k, 100*kv.v/total, kv.v/n)
+	}
+	for i, kv := range sortedByValue(other) {
+		if i == 8 {
+			break
+		}
+		fmt.Printf("    other: %-40s %6.0f µs/event\n", kv.k, kv.v/n)
+	}
+	for i, kv := range sortedByValue(selfTime) {
+		if i == 12 {
+			break
+		}
+		fmt.Printf("    self: %-40s %6.0f µs/event\n", kv.k, kv.v/n)
+	}
+}
+
+// profileCategories name what a sample was doing, by the function on top
+// of its stack and, for Go code, the nearest caller that says more: the
+// first rule that matches a frame, leaf first, wins; a leaf in the JS/wasm
+// boundary or a DOM call counts as the boundary whoever called it.
+// (V8 names wasm functions with '/', '-', '(', ')', '*' replaced by '_'.)
+var profileCategories = []struct{ name, prefix string }{
+	{"JSON decoding (encoding/json)", "encoding_json."},
+	{"store (state)", "stepwise_state"},
+	{"Markdown (goldmark)", "github.com_yuin_goldmark"},
+	{"views (components)", "stepwise_components"},
+	{"go-app render and diff", "github.com_maxence_charriere_go_app"},
+	{"controller, replay driver (app)", "stepwise_app"},
+}
+
+func printProfile(prof *profiler.Profile, res client.ReplayResult) {
+	nodes := map[int64]*profiler.ProfileNode{}
+	parent := map[int64]int64{}
+	for _, n := range prof.Nodes {
+		nodes[n.ID] = n
+		for _, c := range n.Children {
+			parent[c] = n.ID
+		}
+	}
+	category := func(id int64) string {
+		leaf := nodes[id].CallFrame
+		switch {
+		case leaf.FunctionName == "(idle)":
+			return "idle"
+		case leaf.FunctionName == "(garbage collector)":
+			return "JS garbage collector"
+		case leaf.FunctionName == "(program)":
+			return "browser (style, layout, paint, tasks)"
+		case strings.HasSuffix(leaf.URL, "/app.js") || strings.HasSuffix(leaf.URL, "wasm_exec.js") ||
+			strings.HasPrefix(leaf.FunctionName, "syscall/js.") || strings.HasPrefix(leaf.FunctionName, "syscall_js.") ||
+			leaf.FunctionName == "wasm-to-js" || leaf.FunctionName == "js-to-wasm" || (leaf.URL == "" && !strings.Contains(leaf.FunctionName, ".")):
+			return "JS/wasm boundary, DOM calls"
+		}
+		for n := id; ; {
+			name := nodes[n].CallFrame.FunctionName
+			for _, c := range profileCategories {
+				if strings.HasPrefix(name, c.prefix) {
+					return c.name
+				}
+			}
+			up, ok := parent[n]
+			if !ok {
+				break
+			}
+			n = up
+		}
+		if strings.HasPrefix(leaf.FunctionName, "runtime.") || strings.HasPrefix(leaf.URL, "wasm://") {
+			return "Go runtime (scheduler, GC, allocation)"
+		}
+		return "other JS"
+	}
+	byCategory := map[string]float64{}
+	self := map[string]float64{}
+	var total float64
+	for i, id := range prof.Samples {
+		dt := float64(prof.TimeDeltas[i])
+		c := category(id)
+		byCategory[c] += dt
+		if c != "idle" {
+			total += dt
+			self[nodes[id].CallFrame.FunctionName] += dt
+		}
+	}
+	n := float64(res.Events)
+	fmt.Printf("profile: %d events in %.0f ms (%.0f µs/event); busy samples %.0f ms (%.0f µs/event)\n", res.Events, res.Ms, 1000*res.Ms/n, total/1000, total/n)
+	for _, kv := range sortedByValue(byCategory) {
+		if kv.k == "idle" {
+			continue
+		}
+		fmt.Printf("  %-42s %6.1f%% %7.0f µs/event\n", kv.k, 100*kv.v/total, kv.v/n)
+	}
+	fmt.Println("top functions by self time:")
+	for i, kv := range sortedByValue(self) {
+		if i == 25 {
+			break
+		}
+		fmt.Printf("  %5.1f%% %s\n", 100*kv.v/total, kv.k)
+	}
+}
+
+type keyValue struct {
+	k string
+	v float64
+}
+
+func sortedByValue(m map[string]float64) []keyValue {
+	var out []keyValue
+	for k, v := range m {
+		out = append(out, keyValue{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].v > out[j].v })
+	return out
 }

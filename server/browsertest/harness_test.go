@@ -65,6 +65,7 @@ func run(m *testing.M) int {
 	// streams would be.
 	mux := http.NewServeMux()
 	mux.Handle("/fixtures/", http.StripPrefix("/fixtures/", http.FileServer(http.Dir("testdata"))))
+	mux.Handle("/streams/", benchStreamServer) // make bench's generated streams
 	mux.Handle("/", handler)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -106,8 +107,14 @@ type page struct {
 // when the test failed.
 func newPage(t *testing.T) *page {
 	t.Helper()
+	return newPageWithin(t, 90*time.Second)
+}
+
+// newPageWithin is newPage for a tab that may live longer (benchmarks).
+func newPageWithin(t *testing.T, timeout time.Duration) *page {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	p := &page{t: t, ctx: ctx}
 	t.Cleanup(func() {
 		p.mu.Lock()

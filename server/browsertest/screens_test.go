@@ -39,6 +39,7 @@ func (p *page) screens(name string) {
 			}
 			// Two animation frames: the new layout is painted.
 			eval[bool](p, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			eval[bool](p, settled) // transitions the new width started (the drawer's slide)
 			p.screenshot(fmt.Sprintf("%s-%s-%d", name, theme, width))
 		}
 	}

@@ -174,6 +174,8 @@ func (a *Agent) load(id string) (*Session, error) {
 	s.inFile = true
 	s.usedStored = time.Unix(st.meta.Used, 0)
 	s.used = s.usedStored
+	s.owner, s.title = st.meta.Owner, st.meta.Title
+	s.created, s.updated = timeOrZero(st.meta.Created), timeOrZero(st.meta.Updated)
 	return s, nil
 }
 
@@ -250,12 +252,19 @@ func (a *Agent) Release(sessionID string) bool {
 
 // Handle carries out a client frame: a message starts a scenario, an
 // approval answers the pending one, stop ends the run. It returns once
-// what the frame caused is in the data file.
+// what the frame caused is in the data file. A session Handle creates is
+// listed for nobody (HandleFrom names its owner).
 func (a *Agent) Handle(s *Session, f wire.ClientFrame) error {
+	return a.HandleFrom(s, "", f)
+}
+
+// HandleFrom is Handle for a client with that owner (OwnerOf): a message
+// that creates the session makes it the owner's, listed by List(owner).
+func (a *Agent) HandleFrom(s *Session, owner string, f wire.ClientFrame) error {
 	var err error
 	switch f.Type {
 	case "user_message":
-		err = a.start(s, f.Text())
+		err = a.start(s, owner, f.Text())
 	case "approval":
 		err = s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
 	case "stop":
@@ -271,8 +280,9 @@ func (a *Agent) Handle(s *Session, f wire.ClientFrame) error {
 }
 
 // start echoes the user's message into the stream and plays the scenario
-// it names ("/NAME"), or the default one.
-func (a *Agent) start(s *Session, text string) error {
+// it names ("/NAME"), or the default one. The message that creates the
+// session gives it its owner and title.
+func (a *Agent) start(s *Session, owner, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return errors.New("empty message")
@@ -304,6 +314,11 @@ func (a *Agent) start(s *Session, text string) error {
 	r := &run{cancel: cancel, approval: make(chan approvalAnswer, 1), done: make(chan struct{})}
 	s.running = r
 	s.refs++ // the run holds the session in memory
+	now := a.now()
+	if s.count == 0 {
+		s.owner, s.title, s.created = owner, wire.SessionTitle(text), now
+	}
+	s.updated = now
 	s.emitLocked(map[string]any{"type": "user_message", "content": []any{map[string]any{"type": "text", "text": text}}})
 	// The user message's id makes the run's tool ids and approval keys
 	// unique in the session, across restarts too.

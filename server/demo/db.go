@@ -1,9 +1,11 @@
 package demo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -13,12 +15,17 @@ import (
 //
 //	sessions/<id>/meta           JSON sessionMeta
 //	sessions/<id>/events/<id>    the event as sent, key = its id, 8 bytes big-endian
-//	gone/<id>                    unix time the session expired (a tombstone)
+//	gone/<id>                    unix time the session expired (a tombstone), 8 bytes
+//	                             big-endian, then its owner's hash when it had one
+//	owners/<owner>/<id>          the owner's sessions (GET /api/sessions): "live", or
+//	                             the tombstone's time (8 bytes) for one that expired
 var (
 	bucketSessions = []byte("sessions")
 	bucketGone     = []byte("gone")
+	bucketOwners   = []byte("owners")
 	bucketEvents   = []byte("events")
 	keyMeta        = []byte("meta")
+	listedLive     = []byte("live")
 )
 
 // sessionMeta is what the data file keeps about a session besides its
@@ -27,6 +34,26 @@ type sessionMeta struct {
 	Used   int64  `json:"used"`   // unix seconds of its last use
 	Status string `json:"status"` // the agent status after its last stored event
 	Bytes  int64  `json:"bytes"`  // the size of its events
+
+	Owner   string `json:"owner,omitempty"`   // who may list it: the hash of its owner cookie
+	Title   string `json:"title,omitempty"`   // its first message, as a list title
+	Created int64  `json:"created,omitempty"` // unix milliseconds of its first message
+	Updated int64  `json:"updated,omitempty"` // unix milliseconds of its last message
+}
+
+// Milliseconds: two messages a second apart or less still sort.
+func unixMilliOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func timeOrZero(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
 }
 
 func eventKey(id int) []byte {
@@ -46,7 +73,7 @@ func openDB(path string) (*bolt.DB, error) {
 		return nil, fmt.Errorf("data file %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketSessions, bucketGone} {
+		for _, b := range [][]byte{bucketSessions, bucketGone, bucketOwners} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -134,10 +161,11 @@ func readEvents(db *bolt.DB, id string, after, upto int) ([][]byte, error) {
 // batch is what one flush writes for one session: events first+0, first+1,
 // … and its meta.
 type batch struct {
-	s      *Session
-	first  int
-	events [][]byte
-	meta   sessionMeta
+	s       *Session
+	first   int
+	events  [][]byte
+	meta    sessionMeta
+	version int // the session's version (Session.version) it carries
 }
 
 // writeBatches writes every batch in one transaction.
@@ -146,6 +174,9 @@ func writeBatches(db *bolt.DB, batches []batch) error {
 		sessions, gone := tx.Bucket(bucketSessions), tx.Bucket(bucketGone)
 		for _, bt := range batches {
 			id := []byte(bt.s.ID)
+			if err := moveOwner(tx, id, storedOwner(tx, id), bt.meta.Owner); err != nil {
+				return err
+			}
 			b, err := sessions.CreateBucketIfNotExists(id)
 			if err != nil {
 				return err
@@ -172,6 +203,65 @@ func writeBatches(db *bolt.DB, batches []batch) error {
 	})
 }
 
+// storedOwner is the owner the data file has for session id: its meta's,
+// or, when it expired, its tombstone's.
+func storedOwner(tx *bolt.Tx, id []byte) string {
+	if b := tx.Bucket(bucketSessions).Bucket(id); b != nil {
+		var m struct {
+			Owner string `json:"owner"`
+		}
+		json.Unmarshal(b.Get(keyMeta), &m)
+		return m.Owner
+	}
+	if t := tx.Bucket(bucketGone).Get(id); len(t) > 8 {
+		return string(t[8:])
+	}
+	return ""
+}
+
+// moveOwner lists session id, live, for owner to instead of from (either
+// may be ""). It writes only what changes: the writer calls it for every
+// batch.
+func moveOwner(tx *bolt.Tx, id []byte, from, to string) error {
+	owners := tx.Bucket(bucketOwners)
+	if from != "" && from != to {
+		if err := unlistFrom(owners, from, id); err != nil {
+			return err
+		}
+	}
+	if to == "" {
+		return nil
+	}
+	ob := owners.Bucket([]byte(to))
+	if ob != nil {
+		if bytes.Equal(ob.Get(id), listedLive) {
+			return nil // listed already
+		}
+	} else {
+		var err error
+		if ob, err = owners.CreateBucket([]byte(to)); err != nil {
+			return err
+		}
+	}
+	return ob.Put(id, listedLive)
+}
+
+// unlistFrom removes session id from owner's list, and the owner's bucket
+// once it is empty.
+func unlistFrom(owners *bolt.Bucket, owner string, id []byte) error {
+	ob := owners.Bucket([]byte(owner))
+	if ob == nil {
+		return nil
+	}
+	if err := ob.Delete(id); err != nil {
+		return err
+	}
+	if k, _ := ob.Cursor().First(); k == nil {
+		return owners.DeleteBucket([]byte(owner))
+	}
+	return nil
+}
+
 // runningSessions lists the sessions whose stored log ends with a run
 // still going: the server stopped in the middle of it.
 func runningSessions(db *bolt.DB) ([]string, error) {
@@ -195,13 +285,17 @@ func expire(db *bolt.DB, now time.Time, maxAge time.Duration, keep func(id strin
 	cutoff := now.Add(-maxAge).Unix()
 	n := 0
 	err := db.Update(func(tx *bolt.Tx) error {
-		sessions, gone := tx.Bucket(bucketSessions), tx.Bucket(bucketGone)
-		var old [][]byte
+		sessions, gone, owners := tx.Bucket(bucketSessions), tx.Bucket(bucketGone), tx.Bucket(bucketOwners)
+		type expired struct {
+			id    []byte
+			owner string
+		}
+		var old []expired
 		err := sessions.ForEachBucket(func(k []byte) error {
 			var m sessionMeta
 			json.Unmarshal(sessions.Bucket(k).Get(keyMeta), &m)
 			if m.Used < cutoff && !keep(string(k)) {
-				old = append(old, append([]byte(nil), k...))
+				old = append(old, expired{append([]byte(nil), k...), m.Owner})
 			}
 			return nil
 		})
@@ -210,25 +304,36 @@ func expire(db *bolt.DB, now time.Time, maxAge time.Duration, keep func(id strin
 		}
 		stamp := make([]byte, 8)
 		binary.BigEndian.PutUint64(stamp, uint64(now.Unix()))
-		for _, k := range old {
-			if err := sessions.DeleteBucket(k); err != nil {
+		for _, e := range old {
+			if err := sessions.DeleteBucket(e.id); err != nil {
 				return err
 			}
-			if err := gone.Put(k, stamp); err != nil {
+			if err := gone.Put(e.id, append(slices.Clip(stamp), e.owner...)); err != nil {
 				return err
+			}
+			// Its owner's list says it is gone, until the tombstone goes.
+			if ob := owners.Bucket([]byte(e.owner)); e.owner != "" && ob != nil {
+				if err := ob.Put(e.id, stamp); err != nil {
+					return err
+				}
 			}
 		}
 		n = len(old)
-		var stale [][]byte
+		var stale []expired
 		gone.ForEach(func(k, v []byte) error {
-			if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < cutoff {
-				stale = append(stale, append([]byte(nil), k...))
+			if len(v) >= 8 && int64(binary.BigEndian.Uint64(v[:8])) < cutoff {
+				stale = append(stale, expired{append([]byte(nil), k...), string(v[8:])})
 			}
 			return nil
 		})
-		for _, k := range stale {
-			if err := gone.Delete(k); err != nil {
+		for _, e := range stale {
+			if err := gone.Delete(e.id); err != nil {
 				return err
+			}
+			if e.owner != "" {
+				if err := unlistFrom(owners, e.owner, e.id); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -43,10 +43,20 @@ type Handler struct {
 // Drops returns how many connections DropRate closed.
 func (h *Handler) Drops() int64 { return h.drops.Load() }
 
-// ServeHTTP routes /api/sessions/{id}/{history|ws|events|commands}.
+// ServeHTTP routes /api/sessions/{id}/{history|ws|events|commands}, and
+// the optional /api/sessions (the caller's sessions) and DELETE
+// /api/sessions/{id} (off the caller's list): list.go.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/api/sessions" {
+		h.serveList(w, r)
+		return
+	}
 	rest, ok := strings.CutPrefix(r.URL.Path, "/api/sessions/")
 	id, endpoint, ok2 := strings.Cut(rest, "/")
+	if ok && !ok2 && wire.ValidSessionID(id) {
+		h.serveUnlist(w, r, id)
+		return
+	}
 	if !ok || !ok2 || !wire.ValidSessionID(id) {
 		apiError(w, http.StatusNotFound, "not_found", "no such endpoint")
 		return
@@ -55,7 +65,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case endpoint == "history" && r.Method == http.MethodGet:
 		h.serveHistory(w, id)
 	case endpoint == "ws" && r.Method == http.MethodGet:
-		h.withSession(w, id, func(s *Session) { h.serveWS(w, r, s) })
+		// The upgrade's response carries the owner cookie: what this
+		// connection's messages create is the browser's (owner.go).
+		owner := claimOwner(w, r)
+		h.withSession(w, id, func(s *Session) { h.serveWS(w, r, s, owner) })
 	case endpoint == "events" && r.Method == http.MethodGet:
 		h.withSession(w, id, func(s *Session) { h.serveSSE(w, r, s) })
 	case endpoint == "commands" && r.Method == http.MethodPost:
@@ -139,13 +152,14 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 		apiError(w, http.StatusBadRequest, "invalid_request", "the command is not valid JSON: "+err.Error())
 		return
 	}
+	owner := claimOwner(w, r)
 	s, err := h.Agent.Attach(id)
 	if err != nil {
 		apiError(w, http.StatusServiceUnavailable, "unavailable", err.Error())
 		return
 	}
 	defer s.Detach()
-	if err := h.Agent.Handle(s, f); err != nil {
+	if err := h.Agent.HandleFrom(s, owner, f); err != nil {
 		code := http.StatusBadRequest
 		switch {
 		case errors.Is(err, ErrBusy):

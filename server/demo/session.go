@@ -54,6 +54,17 @@ type Session struct {
 	used       time.Time // last use
 	usedStored time.Time // last use as the data file has it
 
+	// Who may list it (GET /api/sessions): the hash of its creator's owner
+	// cookie ("" for nobody), its title and times (owner.go).
+	owner   string
+	title   string
+	created time.Time
+	updated time.Time // its last message
+	// version counts changes besides events (an unlisting); savedVersion
+	// is the one the data file has.
+	version      int
+	savedVersion int
+
 	refs    int  // connections and the run holding the session in memory
 	running *run // the run in progress, nil when none
 	subs    map[chan []byte]struct{}
@@ -111,13 +122,14 @@ func (s *Session) emitLocked(ev map[string]any) {
 
 // stored marks the first n pending events as stored with the status after
 // them, and sends them to the subscribers. Called by the writer.
-func (s *Session) storedLocked(n int, status state.AgentStatus, used time.Time) {
+func (s *Session) storedLocked(n int, status state.AgentStatus, used time.Time, version int) {
 	events := s.pending[:n]
 	s.pending = s.pending[n:]
 	s.durable += n
 	s.status = status
 	s.inFile = true
 	s.usedStored = used
+	s.savedVersion = max(s.savedVersion, version)
 	for _, raw := range events {
 		for ch := range s.subs {
 			select {
@@ -131,12 +143,13 @@ func (s *Session) storedLocked(n int, status state.AgentStatus, used time.Time) 
 	s.stored.Broadcast()
 }
 
-// waitStored waits until the events emitted so far are in the data file.
+// waitStored waits until the events emitted so far, and the changes made
+// to the session besides them, are in the data file.
 func (s *Session) waitStored() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	want := s.count
-	for s.durable < want {
+	want, wantVersion := s.count, s.version
+	for s.durable < want || s.savedVersion < wantVersion {
 		if s.agent.closed.Load() {
 			return ErrClosed
 		}

@@ -33,7 +33,11 @@ func (s *Session) batchLocked() batch {
 		s:      s,
 		first:  s.durable + 1,
 		events: slices.Clone(s.pending),
-		meta:   sessionMeta{Used: s.used.Unix(), Status: string(s.store.Status()), Bytes: s.bytes},
+		meta: sessionMeta{
+			Used: s.used.Unix(), Status: string(s.store.Status()), Bytes: s.bytes,
+			Owner: s.owner, Title: s.title, Created: unixMilliOrZero(s.created), Updated: unixMilliOrZero(s.updated),
+		},
+		version: s.version,
 	}
 }
 
@@ -85,7 +89,7 @@ func (a *Agent) flush() bool {
 	for _, b := range batches {
 		s := b.s
 		s.mu.Lock()
-		s.storedLocked(len(b.events), state.AgentStatus(b.meta.Status), time.Unix(b.meta.Used, 0))
+		s.storedLocked(len(b.events), state.AgentStatus(b.meta.Status), time.Unix(b.meta.Used, 0), b.version)
 		s.mu.Unlock()
 		a.unloadIfUnused(s)
 	}

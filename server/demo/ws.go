@@ -14,8 +14,9 @@ import (
 // serveWS speaks the WebSocket transport: the client subscribes with the
 // last id it applied, gets every event after it (or a reset frame when the
 // log has no such id), then the live ones; its other frames are commands,
-// answered with a command_result when they carry a command_id (RESET.md).
-func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
+// answered with a command_result when they carry a command_id (RESET.md);
+// a message that creates the session makes it owner's.
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, owner string) {
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.OriginPatterns})
 	if err != nil {
 		return // Accept wrote the error (a bad origin is refused here)
@@ -58,7 +59,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session) {
 			}
 			continue
 		}
-		err = h.Agent.Handle(s, f)
+		err = h.Agent.HandleFrom(s, owner, f)
 		switch {
 		case meta.CommandID != "":
 			write(commandResult(meta.CommandID, err))

@@ -1,0 +1,6 @@
+//go:build !(js && wasm)
+
+package app
+
+// watchReading needs a browser.
+func watchReading() {}

@@ -1,0 +1,122 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// writeLongConversation writes a stream of n groups, each of one tool step,
+// followed by an answer that names its number ("needle 17"): 2n top-level
+// items. It returns the number of events.
+func writeLongConversation(t *testing.T, path string, n int) int {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	id, idx := 0, 0
+	emit := func(ev map[string]any) {
+		id++
+		ev["event_id"] = fmt.Sprint(id)
+		b, _ := json.Marshal(ev)
+		w.Write(append(b, '\n'))
+	}
+	emit(map[string]any{"type": "message_start", "message": map[string]any{"id": "m", "role": "assistant", "message_type": "chat"}})
+	for g := 0; g < n; g++ {
+		tool := fmt.Sprintf("t%d", g)
+		emit(map[string]any{"type": "group_start", "index": idx})
+		idx++
+		emit(map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "tool_use", "id": tool, "name": "search", "input": map[string]any{}, "tool_content_message": fmt.Sprintf("Step of group %d", g)}})
+		emit(map[string]any{"type": "content_block_stop", "index": idx})
+		idx++
+		emit(map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "tool_result", "tool_use_id": tool, "tool_name": "search", "content": "ok", "status": "success"}})
+		emit(map[string]any{"type": "content_block_stop", "index": idx})
+		idx++
+		emit(map[string]any{"type": "group_end", "index": idx, "summary": fmt.Sprintf("Group %d", g)})
+		idx++
+		emit(map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "text", "text": ""}})
+		emit(map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "text_delta", "text": fmt.Sprintf("Answer with needle %d inside.", g)}})
+		emit(map[string]any{"type": "content_block_stop", "index": idx})
+		idx++
+	}
+	emit(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "end_turn"}})
+	emit(map[string]any{"type": "message_stop"})
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A conversation of 10,000 items, most of it off screen (its chunks are
+// neither laid out nor painted), still works as a page: find-in-page finds
+// text far above, groups far away open and close, and a group that
+// collapses above the reader does not move what they read.
+func TestLongConversation(t *testing.T) {
+	groups := 5000
+	if s := os.Getenv("STEPWISE_LONG_GROUPS"); s != "" {
+		fmt.Sscan(s, &groups)
+	}
+	file := filepath.Join("testdata", "bench-long-conversation.jsonl")
+	events := writeLongConversation(t, file, groups)
+	p := newPageWithin(t, 10*time.Minute)
+	// Everything but the last event is applied at once, then one event is
+	// played as usual.
+	p.open(fmt.Sprintf("/?replay=/streams/bench-long-conversation.jsonl&rate=max&warm=%d&lang=en", events-1))
+	p.waitJS(`window.__result`, 4*time.Minute)
+	items := `document.querySelectorAll('#conversation .chunk > *')`
+	if n := eval[int](p, items+`.length`); n != 2*groups {
+		t.Fatalf("top-level items: %d, want %d", n, 2*groups)
+	}
+
+	// In-page search finds an answer far above the end, off screen.
+	p.do(evalAction(`document.getElementById('conversation').scrollTop = 1e9`))
+	if !eval[bool](p, `window.find("needle 123 inside")`) {
+		t.Fatal(`window.find did not find "needle 123 inside"`)
+	}
+	if got := eval[string](p, `window.getSelection().anchorNode.parentElement.closest('[data-kind="text"]').textContent`); !containsText(got, "needle 123 inside") {
+		t.Fatalf("the selection is in %q", got)
+	}
+
+	// A group far from the end opens and closes.
+	far := groups * 3 / 5
+	group := fmt.Sprintf(`document.querySelectorAll('#conversation [data-kind="group"]')[%d]`, far)
+	header := group + `.querySelector('.group-header')`
+	p.do(evalAction(group + `.scrollIntoView({block: "center"})`))
+	if eval[string](p, header+`.getAttribute('aria-expanded')`) != "false" {
+		t.Fatal("a finished group loaded at once should start collapsed")
+	}
+	p.do(evalAction(header + `.click()`))
+	p.waitJS(header+`.getAttribute('aria-expanded') === "true" && `+group+`.querySelectorAll('.step').length === 1`, 10*time.Second)
+
+	// The reader scrolls so that the group is above the screen; collapsing
+	// it keeps the item they read where it is.
+	anchor := fmt.Sprintf(`%s[%d]`, items, 2*far+6)
+	p.do(evalAction(anchor + `.scrollIntoView({block: "start"})`))
+	p.waitJS(`document.getElementById('conversation').hasAttribute('data-reading')`, 10*time.Second)
+	p.waitJS(group+`.getBoundingClientRect().bottom < document.getElementById('conversation').getBoundingClientRect().top`, 10*time.Second)
+	before := eval[float64](p, anchor+`.getBoundingClientRect().top`)
+	p.do(evalAction(header + `.click()`))
+	p.waitJS(header+`.getAttribute('aria-expanded') === "false"`, 10*time.Second)
+	p.waitJS(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
+	if after := eval[float64](p, anchor+`.getBoundingClientRect().top`); after < before-1 || after > before+1 {
+		t.Fatalf("the item read moved from %.1f to %.1f px when a group above collapsed", before, after)
+	}
+}
+
+// evalAction runs JS for its effect.
+func evalAction(js string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](js + `; undefined`)
+}
+
+func containsText(s, sub string) bool { return strings.Contains(s, sub) }
