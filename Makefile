@@ -90,8 +90,8 @@ bench-stream: build
 # Chromium's profiler over Stepwise playing one stream (RUNS=5k by
 # default), split by what the time went to. The wasm is built with its
 # function names for it, then removed so the next build is the usual one.
-bench-profile: bin/stepwise
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/app.wasm ./wasm
+bench-profile: bin/stepwise bin/wasm/wasm.mod
+	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -trimpath -o web/app.wasm ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
 	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
 		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
