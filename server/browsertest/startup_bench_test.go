@@ -229,7 +229,7 @@ func printStartup(name string, n int, stepwise, react startupSample) {
 	}
 	fmt.Println()
 	r := stepwise.reload
-	fmt.Printf("a reload: compiled at %s (instantiateStreaming %s ms: the compiled module comes from the code cache when it is short), Go main at %s, usable at %s\n",
+	fmt.Printf("a reload: compiled at %s (instantiateStreaming %s ms: short when V8 reuses the module compiled in the tab's process), Go main at %s, usable at %s\n",
 		spread(r, func(b bootTimes) float64 { return b.Instantiated }), spread(r, func(b bootTimes) float64 { return b.Instantiated - b.InstStart }),
 		spread(r, func(b bootTimes) float64 { return b.Main }), spread(r, usable))
 	r = stepwise.returning
