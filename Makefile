@@ -13,9 +13,22 @@ WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_te
 build: web/app.wasm bin/stepwise
 
 # Client-only main, stripped: the server's code stays out of the wasm.
-web/app.wasm: $(WASM_SRC)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+# It is built against go-app without its server side (see
+# wasm/goapp-wasm.patch: net/http and crypto/tls out, about 310 KB of brotli).
+web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod
+	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -trimpath -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
+
+# The wasm's module file: go.mod with go-app replaced by a patched copy of
+# the very version go.mod names (go.sum serves as is: a directory replacement
+# has no checksum).
+bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch
+	rm -rf bin/wasm && mkdir -p bin/wasm
+	cp -R "$$($(GO) list -m -f '{{.Dir}}' github.com/maxence-charriere/go-app/v10)" bin/wasm/go-app
+	chmod -R u+w bin/wasm/go-app
+	patch -s -p1 -F0 -d bin/wasm/go-app < wasm/goapp-wasm.patch
+	cp go.sum bin/wasm/wasm.sum
+	{ cat go.mod; echo; echo 'replace github.com/maxence-charriere/go-app/v10 => ./bin/wasm/go-app'; } > $@
 
 # The compressed copies the server sends. WASM.br.sha256 is the hash of the
 # WASM the .br was made from: the server serves the .br only for that one
@@ -77,8 +90,8 @@ bench-stream: build
 # Chromium's profiler over Stepwise playing one stream (RUNS=5k by
 # default), split by what the time went to. The wasm is built with its
 # function names for it, then removed so the next build is the usual one.
-bench-profile: bin/stepwise
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/app.wasm ./wasm
+bench-profile: bin/stepwise bin/wasm/wasm.mod
+	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -trimpath -o web/app.wasm ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
 	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
 		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256

@@ -8,8 +8,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/coder/websocket"
-
+	"stepwise/app/jsws"
 	"stepwise/state/wire"
 )
 
@@ -19,7 +18,7 @@ import (
 // Frames sent while disconnected wait in a short queue.
 type Live struct {
 	link
-	conn *websocket.Conn // guarded by link.mu
+	conn *jsws.Conn // guarded by link.mu
 }
 
 // NewLive returns a WebSocket transport.
@@ -43,9 +42,7 @@ func (l *Live) Send(frame any, commandID string) error {
 		return l.enqueueLocked(b)
 	}
 	l.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+	if err := c.WriteText(b); err != nil {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		return l.enqueueLocked(b) // sent after the reconnection
@@ -87,7 +84,7 @@ func (l *Live) loop(ctx context.Context) {
 // attempt starts with a short wait).
 func (l *Live) session(ctx context.Context) error {
 	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	c, _, err := websocket.Dial(dialCtx, wsURL(l.Config.Path(l.Config.WSPath)), nil)
+	c, err := jsws.Dial(dialCtx, wsURL(l.Config.Path(l.Config.WSPath)))
 	cancel()
 	if err != nil {
 		return err
@@ -95,7 +92,7 @@ func (l *Live) session(ctx context.Context) error {
 	c.SetReadLimit(16 << 20)
 	defer c.CloseNow()
 	sub, _ := json.Marshal(wire.NewSubscribe(l.Config.SessionID, l.last))
-	if err := c.Write(ctx, websocket.MessageText, sub); err != nil {
+	if err := c.WriteText(sub); err != nil {
 		return err
 	}
 	l.mu.Lock()
@@ -108,13 +105,13 @@ func (l *Live) session(ctx context.Context) error {
 		l.mu.Unlock()
 	}()
 	for _, f := range queued {
-		if err := c.Write(ctx, websocket.MessageText, f); err != nil {
+		if err := c.WriteText(f); err != nil {
 			return err
 		}
 	}
 	l.OnState(ConnOpen)
 	for {
-		_, msg, err := c.Read(ctx)
+		msg, err := c.Read(ctx)
 		if err != nil {
 			return nil
 		}

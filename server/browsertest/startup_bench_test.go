@@ -51,17 +51,27 @@ const bootProbe = `
 
 // bootTimes is one page load, in ms from its navigation start.
 type bootTimes struct {
-	Usable       float64 `json:"usable"`       // the app runs and takes input
-	Typeable     float64 `json:"typeable"`     // the prerendered composer keeps what is typed (web/boot.js)
-	HTML         float64 `json:"html"`         // the document's last byte
-	FCP          float64 `json:"fcp"`          // first contentful paint
-	WasmStart    float64 `json:"wasmStart"`    // app.wasm requested
-	WasmEnd      float64 `json:"wasmEnd"`      // its last byte
-	WasmTransfer float64 `json:"wasmTransfer"` // bytes on the wire (0 from the service worker)
-	Instantiated float64 `json:"instantiated"` // compiled and instantiated
-	Run          float64 `json:"run"`          // go.run called
-	Main         float64 `json:"main"`         // Go runtime started, packages initialised
-	Requests     []string
+	Usable       float64   `json:"usable"`           // the app runs and takes input
+	Typeable     float64   `json:"typeable"`         // the prerendered composer keeps what is typed (web/boot.js)
+	HTML         float64   `json:"html"`             // the document's last byte
+	FCP          float64   `json:"fcp"`              // first contentful paint
+	WasmStart    float64   `json:"wasmStart"`        // app.wasm requested
+	WasmEnd      float64   `json:"wasmEnd"`          // its last byte
+	WasmTransfer float64   `json:"wasmTransfer"`     // bytes on the wire (0 from the service worker)
+	InstStart    float64   `json:"instantiateStart"` // instantiateStreaming called
+	Instantiated float64   `json:"instantiated"`     // compiled and instantiated
+	Run          float64   `json:"run"`              // go.run called
+	Main         float64   `json:"main"`             // Go runtime started, packages initialised
+	Requests     []request `json:"requests"`         // every request but the page's, in order of start
+}
+
+// request is one resource a page fetched (Resource Timing).
+type request struct {
+	Path     string  `json:"path"`
+	Start    float64 `json:"start"`
+	End      float64 `json:"end"`
+	Transfer float64 `json:"transfer"` // bytes on the wire (header included); 0 from a cache or the service worker
+	Body     float64 `json:"body"`     // body bytes as sent (encoded)
 }
 
 // readBootTimes reads a loaded page's times; usableJS says when it became
@@ -79,27 +89,33 @@ func readBootTimes(p *page, usableJS string) bootTimes {
     usable: `+usableJS+`, typeable: boot ? boot.startTime : 0,
     html: nav.responseEnd, fcp: fcp ? fcp.startTime : 0,
     wasmStart: wasm ? wasm.startTime : 0, wasmEnd: wasm ? wasm.responseEnd : 0, wasmTransfer: wasm ? wasm.transferSize : 0,
-    instantiated: b.instantiated || 0, run: b.run || 0, main: main ? main.startTime : 0,
+    instantiateStart: b.instantiateStart || 0, instantiated: b.instantiated || 0, run: b.run || 0, main: main ? main.startTime : 0,
+    requests: performance.getEntriesByType("resource").map(e => ({path: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd, transfer: e.transferSize, body: e.encodedBodySize})),
   };
 })()`)
 }
 
 const stepwiseUsable = `Number(document.documentElement.dataset.readyAt)`
 
-// startupSample is one app's first visits and reloads, each in a fresh
-// browser (empty HTTP cache, no service worker, no compiled code).
+// startupSample is one app's first visits, reloads and returns, each in a
+// fresh browser (empty HTTP cache, no service worker, no compiled code).
 type startupSample struct {
-	first, reload []bootTimes
+	first, reload, returning []bootTimes
 }
 
-// measureStartup loads url in n fresh browsers behind l, then reloads each
-// twice, the way a person comes back: after the service worker (if any)
-// has the app and the browser has had a moment to cache compiled code.
-func measureStartup(t *testing.T, n int, l link, url, readyJS, usableJS string, afterFirst func(p *page)) startupSample {
+// measureStartup loads url in n fresh browsers behind l (nil: localhost as
+// it is), then reloads each twice, the way a person comes back: after the
+// service worker (if any) has the app and the browser has had a moment to
+// cache compiled code. Then it comes back in a new tab of that browser, the
+// first one left: a reload reuses the module compiled in the tab's process,
+// a new tab has only what the browser keeps on disk.
+func measureStartup(t *testing.T, n int, l *link, url, readyJS, usableJS string, afterFirst func(p *page)) startupSample {
 	var s startupSample
 	for i := 0; i < n; i++ {
 		p := newPage(t)
-		p.throttle(l)
+		if l != nil {
+			p.throttle(*l)
+		}
 		p.addInitScript(bootProbe)
 		p.do(chromedp.Navigate(url))
 		p.waitJS(readyJS, 60*time.Second)
@@ -113,6 +129,17 @@ func measureStartup(t *testing.T, n int, l link, url, readyJS, usableJS string, 
 			p.waitJS(readyJS, 60*time.Second)
 			s.reload = append(s.reload, readBootTimes(p, usableJS))
 		}
+		p.do(chromedp.Navigate("about:blank"))
+		tab, closeTab := chromedp.NewContext(p.ctx)
+		back := &page{t: t, ctx: tab}
+		if l != nil {
+			back.throttle(*l)
+		}
+		back.addInitScript(bootProbe)
+		back.do(chromedp.Navigate(url))
+		back.waitJS(readyJS, 60*time.Second)
+		s.returning = append(s.returning, readBootTimes(back, usableJS))
+		closeTab()
 		p.close()
 	}
 	return s
@@ -143,25 +170,39 @@ func median(sorted []float64) float64 {
 }
 
 // benchStartup prints first-visit and reload times over issue 13's link,
-// Stepwise next to the React peer, and where a Stepwise first visit's time
-// goes.
+// Stepwise next to the React peer, where a Stepwise first visit's time
+// goes and what it fetches meanwhile, then the same on localhost.
 func benchStartup(t *testing.T) {
 	const n = 5
-	stepwise := measureStartup(t, n, link20, serverURL+"/?session=bench-startup&lang=en",
-		`document.documentElement.dataset.stepwise === "ready"`, stepwiseUsable,
-		func(p *page) {
-			p.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, 60*time.Second)
-		})
-	var react startupSample
-	if peer := reactPeerServer(t); peer != "" {
-		react = measureStartup(t, n, link20, peer+"/?events=/empty.jsonl&rate=max",
-			`window.__boot.conversation`, `window.__boot.conversation`, nil)
+	const url = "/?session=bench-startup&lang=en"
+	const ready = `document.documentElement.dataset.stepwise === "ready"`
+	swReady := func(p *page) {
+		p.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, 60*time.Second)
 	}
-	fmt.Printf("\nstart-up over a %s link (Chromium throttling), ms from navigation to a usable app, median [min–max] of %d fresh browsers (reloads: 2 each):\n", link20.name, n)
+	peer := reactPeerServer(t)
+	for _, l := range []*link{&link20, nil} {
+		name := "localhost (no throttling)"
+		if l != nil {
+			name = "a " + l.name + " link (Chromium throttling)"
+		}
+		stepwise := measureStartup(t, n, l, serverURL+url, ready, stepwiseUsable, swReady)
+		var react startupSample
+		if peer != "" {
+			react = measureStartup(t, n, l, peer+"/?events=/empty.jsonl&rate=max",
+				`window.__boot.conversation`, `window.__boot.conversation`, nil)
+		}
+		printStartup(name, n, stepwise, react)
+	}
+}
+
+// printStartup prints one link's figures.
+func printStartup(name string, n int, stepwise, react startupSample) {
+	fmt.Printf("\nstart-up over %s, ms from navigation to a usable app, median [min–max] of %d fresh browsers (reloads: 2 each):\n", name, n)
 	fmt.Printf("%-14s %-22s %-22s\n", "", "Stepwise", "React peer")
 	usable := func(b bootTimes) float64 { return b.Usable }
 	fmt.Printf("%-14s %-22s %-22s\n", "first visit", spread(stepwise.first, usable), spread(react.first, usable))
 	fmt.Printf("%-14s %-22s %-22s\n", "reload", spread(stepwise.reload, usable), spread(react.reload, usable))
+	fmt.Printf("%-14s %-22s %-22s  (the same browser, a new tab)\n", "return", spread(stepwise.returning, usable), spread(react.returning, usable))
 	fmt.Printf("%-14s %-22s %-22s\n", "first paint", spread(stepwise.first, func(b bootTimes) float64 { return b.FCP }), spread(react.first, func(b bootTimes) float64 { return b.FCP }))
 	fmt.Printf("%-14s %-22s %-22s  (the prerendered composer keeps text and Enter until the app runs)\n", "typeable", spread(stepwise.first, func(b bootTimes) float64 { return b.Typeable }), "–")
 
@@ -173,9 +214,28 @@ func benchStartup(t *testing.T) {
 	fmt.Printf("  compile after the last byte        %s\n", spread(f, func(b bootTimes) float64 { return b.Instantiated - b.WasmEnd }))
 	fmt.Printf("  Go runtime start, package init     %s\n", spread(f, func(b bootTimes) float64 { return b.Main - b.Run }))
 	fmt.Printf("  first render to usable             %s\n", spread(f, func(b bootTimes) float64 { return b.Usable - b.Main }))
+	var others, otherBytes float64
+	for _, q := range f[0].Requests {
+		if !strings.HasSuffix(q.Path, "/app.wasm") && q.Start < f[0].WasmEnd {
+			others++
+			otherBytes += q.Transfer
+		}
+	}
+	fmt.Printf("  fetched while app.wasm downloads: %.0f other requests, %.1f KB:", others, otherBytes/1e3)
+	for _, q := range f[0].Requests {
+		if !strings.HasSuffix(q.Path, "/app.wasm") && q.Start < f[0].WasmEnd {
+			fmt.Printf(" %s (%.1f KB)", q.Path, q.Transfer/1e3)
+		}
+	}
+	fmt.Println()
 	r := stepwise.reload
-	fmt.Printf("a reload: compiled at %s, Go main at %s, usable at %s\n",
-		spread(r, func(b bootTimes) float64 { return b.Instantiated }), spread(r, func(b bootTimes) float64 { return b.Main }), spread(r, usable))
+	fmt.Printf("a reload: compiled at %s (instantiateStreaming %s ms: short when V8 reuses the module compiled in the tab's process), Go main at %s, usable at %s\n",
+		spread(r, func(b bootTimes) float64 { return b.Instantiated }), spread(r, func(b bootTimes) float64 { return b.Instantiated - b.InstStart }),
+		spread(r, func(b bootTimes) float64 { return b.Main }), spread(r, usable))
+	r = stepwise.returning
+	fmt.Printf("a return in a new tab: compiled at %s (instantiateStreaming %s ms), Go main at %s, usable at %s\n",
+		spread(r, func(b bootTimes) float64 { return b.Instantiated }), spread(r, func(b bootTimes) float64 { return b.Instantiated - b.InstStart }),
+		spread(r, func(b bootTimes) float64 { return b.Main }), spread(r, usable))
 }
 
 // reactPeerServer serves ../shared/bench/react-peer as static files (gzip

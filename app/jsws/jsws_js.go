@@ -1,0 +1,197 @@
+//go:build js && wasm
+
+// Package jsws is the browser's WebSocket seen from Go: dial, read the
+// messages in order, write text, close. It replaces coder/websocket in the
+// wasm (the server keeps it): that package imports net/http, whose package
+// initialisers keep crypto/tls and most of the standard library's crypto
+// in the binary (about 300 KB of brotli together with go-app's, see
+// wasm/goapp-wasm.patch), for a wrapper of the same few calls.
+package jsws
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"syscall/js"
+)
+
+// ErrClosed is returned by Read and WriteText once the connection is closed.
+var ErrClosed = errors.New("websocket: connection closed")
+
+// Conn is an open WebSocket. Read is for one goroutine; WriteText and
+// CloseNow may be called from any.
+type Conn struct {
+	ws        js.Value
+	readLimit int
+
+	mu      sync.Mutex
+	queue   [][]byte      // messages received and not yet read
+	signal  chan struct{} // a message was queued (capacity 1)
+	closed  chan struct{} // closed when the socket is
+	closeMu sync.Once
+	err     error // why it closed, set before closed is
+
+	funcs []js.Func
+}
+
+// Dial opens a WebSocket to url (ws: or wss:) and waits until it is open,
+// closed by the other side, or ctx ends (then it closes it).
+func Dial(ctx context.Context, url string) (c *Conn, err error) {
+	defer func() {
+		// new WebSocket throws on a malformed URL.
+		if r := recover(); r != nil {
+			c, err = nil, errors.New("websocket: "+errorString(r))
+		}
+	}()
+	c = &Conn{
+		ws:        js.Global().Get("WebSocket").New(url),
+		readLimit: 32 << 10,
+		signal:    make(chan struct{}, 1),
+		closed:    make(chan struct{}),
+	}
+	c.ws.Set("binaryType", "arraybuffer")
+	opened := make(chan struct{})
+	c.on("open", func(js.Value) { close(opened) })
+	c.on("message", c.received)
+	c.on("close", func(e js.Value) {
+		c.close(errors.New("websocket: closed (" + strconv.Itoa(e.Get("code").Int()) + ")"))
+	})
+	// An error event is always followed by a close event; it says nothing
+	// more (browsers hide the reason).
+	select {
+	case <-opened:
+		return c, nil
+	case <-c.closed:
+		return nil, c.err
+	case <-ctx.Done():
+		c.CloseNow()
+		return nil, ctx.Err()
+	}
+}
+
+// on sets the socket's onNAME handler. Handlers run on the browser's event
+// loop and must not block.
+func (c *Conn) on(name string, fn func(js.Value)) {
+	f := js.FuncOf(func(this js.Value, args []js.Value) any {
+		fn(args[0])
+		return nil
+	})
+	c.funcs = append(c.funcs, f)
+	c.ws.Set("on"+name, f)
+}
+
+// received queues a message event's data (text, or binary as bytes).
+func (c *Conn) received(e js.Value) {
+	data := e.Get("data")
+	var b []byte
+	if data.Type() == js.TypeString {
+		b = []byte(data.String())
+	} else {
+		arr := js.Global().Get("Uint8Array").New(data)
+		b = make([]byte, arr.Length())
+		js.CopyBytesToGo(b, arr)
+	}
+	c.mu.Lock()
+	c.queue = append(c.queue, b)
+	c.mu.Unlock()
+	select {
+	case c.signal <- struct{}{}:
+	default:
+	}
+}
+
+// SetReadLimit sets the largest message Read accepts (32 KiB until set);
+// a larger one closes the connection.
+func (c *Conn) SetReadLimit(n int) { c.readLimit = n }
+
+// Read returns the next message in the order received. When ctx ends it
+// closes the connection; once the connection is closed and every message
+// received has been read, it returns the reason.
+func (c *Conn) Read(ctx context.Context) ([]byte, error) {
+	for {
+		c.mu.Lock()
+		if len(c.queue) > 0 {
+			b := c.queue[0]
+			c.queue[0] = nil
+			c.queue = c.queue[1:]
+			c.mu.Unlock()
+			if len(b) > c.readLimit {
+				c.closeWith("message too big")
+				return nil, errors.New("websocket: message of " + strconv.Itoa(len(b)) + " bytes over the read limit")
+			}
+			return b, nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.signal:
+		case <-c.closed:
+			c.mu.Lock()
+			more := len(c.queue) > 0
+			c.mu.Unlock()
+			if !more {
+				return nil, c.err
+			}
+		case <-ctx.Done():
+			c.CloseNow()
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// WriteText sends b as a text message. It fails once the socket is
+// closing: the browser would drop the message without a word.
+func (c *Conn) WriteText(b []byte) (err error) {
+	select {
+	case <-c.closed:
+		return c.err
+	default:
+	}
+	if c.ws.Get("readyState").Int() != 1 { // OPEN
+		return ErrClosed
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = errors.New("websocket: " + errorString(r))
+		}
+	}()
+	c.ws.Call("send", string(b))
+	return nil
+}
+
+// CloseNow closes the connection without waiting for the other side.
+// Messages not yet read are dropped.
+func (c *Conn) CloseNow() { c.closeWith("") }
+
+// closeWith closes with status 1000, the only one below 3000 a page may
+// send (close throws on any other).
+func (c *Conn) closeWith(reason string) {
+	c.close(ErrClosed)
+	c.mu.Lock()
+	c.queue = nil
+	c.mu.Unlock()
+	c.ws.Call("close", 1000, reason)
+}
+
+// close marks the connection closed and lets go of the handlers (once):
+// the socket holds no Go function afterwards, so none can be called after
+// its release.
+func (c *Conn) close(err error) {
+	c.closeMu.Do(func() {
+		c.err = err
+		for _, name := range []string{"open", "message", "close"} {
+			c.ws.Set("on"+name, js.Null())
+		}
+		for _, f := range c.funcs {
+			f.Release()
+		}
+		close(c.closed)
+	})
+}
+
+func errorString(r any) string {
+	if e, ok := r.(error); ok {
+		return e.Error()
+	}
+	return "failed"
+}
