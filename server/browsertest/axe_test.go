@@ -47,6 +47,13 @@ const settled = `Promise.all(document.getAnimations()
 // and fails the test for every violation it reports.
 func (p *page) axe(state string) {
 	p.t.Helper()
+	p.axeRuns(state, [][2]string{{`document`, `{}`}})
+}
+
+// axeRuns is axe with axe.run's arguments given: once per run, {context,
+// options}, light and dark.
+func (p *page) axeRuns(state string, runs [][2]string) {
+	p.t.Helper()
 	src, err := axeSource()
 	if err != nil {
 		p.t.Fatalf("axe-core is not installed (npm ci --prefix server/browsertest/testdata/axe): %v", err)
@@ -63,17 +70,19 @@ func (p *page) axe(state string) {
 			p.t.Fatal(err)
 		}
 		eval[bool](p, settled)
-		raw := eval[string](p, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations))`)
-		var violations []axeViolation
-		if err := json.Unmarshal([]byte(raw), &violations); err != nil {
-			p.t.Fatalf("axe result: %v", err)
-		}
-		for _, v := range violations {
-			var where []string
-			for _, n := range v.Nodes {
-				where = append(where, "\n    "+n.HTML+"\n      "+strings.ReplaceAll(n.FailureSummary, "\n", "\n      "))
+		for _, run := range runs {
+			raw := eval[string](p, `axe.run(`+run[0]+`, Object.assign({resultTypes: ["violations"]}, `+run[1]+`)).then(r => JSON.stringify(r.violations))`)
+			var violations []axeViolation
+			if err := json.Unmarshal([]byte(raw), &violations); err != nil {
+				p.t.Fatalf("axe result: %v", err)
 			}
-			p.t.Errorf("axe, %s, %s: %s (%s, %s):%s", state, theme, v.ID, v.Help, v.Impact, strings.Join(where, ""))
+			for _, v := range violations {
+				var where []string
+				for _, n := range v.Nodes {
+					where = append(where, "\n    "+n.HTML+"\n      "+strings.ReplaceAll(n.FailureSummary, "\n", "\n      "))
+				}
+				p.t.Errorf("axe, %s, %s: %s (%s, %s):%s", state, theme, v.ID, v.Help, v.Impact, strings.Join(where, ""))
+			}
 		}
 	}
 	chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})

@@ -341,9 +341,8 @@ func (s *streamServer) generate(t *testing.T, n int) string {
 	return name
 }
 
-// benchStaticServer serves dir's files at the root, and /streams/ from
-// the stream server.
-func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
+// readTree reads every file below dir, by its path from dir ("/a/b.js").
+func readTree(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -354,6 +353,13 @@ func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
 		files["/"+filepath.ToSlash(rel)] = b
 		return err
 	})
+	return files, err
+}
+
+// benchStaticServer serves dir's files at the root, and /streams/ from
+// the stream server.
+func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
+	files, err := readTree(dir)
 	if err != nil {
 		t.Fatalf("reading %s: %v", dir, err)
 	}

@@ -3,8 +3,6 @@
 package browsertest
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -97,42 +95,5 @@ func (p *page) sizedHeight(theme string, width, height int) {
 		Width: int64(width), Height: int64(height), DeviceScaleFactor: 1, Mobile: width < 500,
 	}); err != nil {
 		p.t.Fatal(err)
-	}
-}
-
-// axeRuns runs axe-core once per run, {context, options}, light and dark,
-// and fails the test for every violation.
-func (p *page) axeRuns(state string, runs [][2]string) {
-	p.t.Helper()
-	src, err := axeSource()
-	if err != nil {
-		p.t.Fatalf("axe-core is not installed (npm ci --prefix server/browsertest/testdata/axe): %v", err)
-	}
-	if !eval[bool](p, `typeof window.axe === "object"`) {
-		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](src+";\ntrue")); err != nil {
-			p.t.Fatalf("loading axe-core: %v", err)
-		}
-	}
-	for _, theme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}},
-		}); err != nil {
-			p.t.Fatal(err)
-		}
-		eval[bool](p, settled)
-		for _, run := range runs {
-			raw := eval[string](p, `axe.run(`+run[0]+`, Object.assign({resultTypes: ["violations"]}, `+run[1]+`)).then(r => JSON.stringify(r.violations))`)
-			var violations []axeViolation
-			if err := json.Unmarshal([]byte(raw), &violations); err != nil {
-				p.t.Fatalf("axe result: %v", err)
-			}
-			for _, v := range violations {
-				var where []string
-				for _, n := range v.Nodes {
-					where = append(where, "\n    "+n.HTML)
-				}
-				p.t.Errorf("axe, %s, %s: %s (%s, %s):%s", state, theme, v.ID, v.Help, v.Impact, strings.Join(where, ""))
-			}
-		}
 	}
 }

@@ -8,11 +8,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -243,20 +241,12 @@ func printStartup(name string, n int, stepwise, react startupSample) {
 // empty stream: the page is up when it shows its empty conversation.
 func reactPeerServer(t *testing.T) string {
 	dir := filepath.Join("..", "..", "..", "shared", "bench", "react-peer")
-	files := map[string][]byte{"/empty.jsonl": nil}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files["/"+filepath.ToSlash(rel)] = b
-		return err
-	})
+	files, err := readTree(dir)
 	if err != nil {
 		fmt.Printf("no React peer (%v): skipped\n", err)
 		return ""
 	}
+	files["/empty.jsonl"] = nil
 	modTime := time.Now()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := r.URL.Path
