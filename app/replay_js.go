@@ -28,6 +28,10 @@ type Replayer struct {
 	Skipped func() int
 	// Failed reports a file that could not be fetched.
 	Failed func(err error)
+	// Rendered, when set, calls done once the UI has rendered what Apply
+	// applied: the UI renders on its own clock, so the last event is
+	// painted only after that render, and the result waits for it.
+	Rendered func(done func())
 }
 
 // Start fetches the file and plays it. It returns at once.
@@ -129,6 +133,8 @@ func (r *Replayer) play(lines [][]byte) {
 			global.Call("requestAnimationFrame", raf)
 		}
 		switch {
+		case i >= len(lines) && r.Rendered != nil:
+			r.Rendered(finish)
 		case i >= len(lines):
 			finish()
 		case r.Rate > 0:

@@ -58,6 +58,10 @@ func startReplay(ctx app.Context, c *Controller) {
 		Apply: func(lines ...[]byte) {
 			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, lines...) })
 		},
+		Rendered: func(done func()) {
+			// Defer runs after the render of the frame that follows.
+			ctx.Dispatch(func(ctx app.Context) { ctx.Defer(func(app.Context) { done() }) })
+		},
 		Skipped: func() int { return c.sess.Store.SkippedCount() },
 		Failed: func(err error) {
 			ctx.Dispatch(func(ctx app.Context) { c.notice = c.settings.T("replay.failed", err.Error()) })
