@@ -45,6 +45,7 @@ type Controller struct {
 	announce announcer          // the polite status region's words
 	copied   string             // the copy button showing "Copied" (copy.go)
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
+	freeze   freezer            // settled chunks shown as copies (freeze.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -95,6 +96,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
 	watchReading()
+	c.freeze.init(newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
@@ -139,6 +141,8 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 // onHistory replaces the conversation with a loaded history.
 func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 	c.afterApply(c.sess.Store.LoadHistory(h))
+	c.unfreezeAll(ctx)
+	c.freezeSoon(ctx)
 	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
 }
@@ -146,6 +150,8 @@ func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 // onReset: the server could not resume the stream (RESET.md).
 func (c *Controller) onReset(ctx app.Context, h *wire.History, last wire.EventID) {
 	c.afterApply(c.sess.Store.Reset(h, last))
+	c.unfreezeAll(ctx)
+	c.freezeSoon(ctx)
 	c.scrollToEnd(ctx)
 }
 
@@ -161,6 +167,7 @@ func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 			c.noteHistory(ctx)
 		}
 	}
+	c.freezeSoon(ctx)
 }
 
 func hasUserMessage(items []*state.Item) bool {
@@ -411,6 +418,7 @@ func (c *Controller) Render() app.UI {
 		Scenarios:       c.cfg.Scenarios,
 		Starting:        !app.IsClient,
 		Resuming:        c.cfg.SessionID != "",
+		Frozen:          c.freeze.marks,
 	})
 }
 

@@ -88,10 +88,14 @@ func exposeView(c *Controller) {
 	})
 	// memory reports the Go heap in bytes: in use, and obtained from the
 	// wasm linear memory.
+	// memory(true) collects first: heapAlloc is then the live heap.
 	memory := js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Truthy() {
+			runtime.GC()
+		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return map[string]any{"heapInUse": m.HeapInuse, "sys": m.Sys}
+		return map[string]any{"heapInUse": m.HeapInuse, "heapAlloc": m.HeapAlloc, "heapObjects": m.HeapObjects, "sys": m.Sys}
 	})
 	api := js.Global().Get("Object").New()
 	api.Set("view", view)

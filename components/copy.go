@@ -19,9 +19,9 @@ import (
 func answerCopyID(it *state.Item) string { return strconv.Itoa(it.Key) }
 func codeCopyID(item, n int) string      { return strconv.Itoa(item) + "." + strconv.Itoa(n) }
 
-// copiedIn is copied when it names a button of one of items, else "": only
+// CopiedIn is copied when it names a button of one of items, else "": only
 // the chunk and the item concerned re-render when it changes.
-func copiedIn(copied string, items []*state.Item) string {
+func CopiedIn(copied string, items []*state.Item) string {
 	if copied == "" {
 		return ""
 	}

@@ -54,8 +54,8 @@ func TestNoCopyButtonOnAnEmptyAnswer(t *testing.T) {
 
 func TestCopiedInOnlyTheItemConcerned(t *testing.T) {
 	a, b := &state.Item{Key: 3}, &state.Item{Key: 31}
-	assert.Equal(t, "3.1", copiedIn("3.1", []*state.Item{a, b}))
-	assert.Equal(t, "", copiedIn("3.1", []*state.Item{b}), "31 is not 3")
-	assert.Equal(t, "31", copiedIn("31", []*state.Item{b}))
-	assert.Equal(t, "", copiedIn("", []*state.Item{a}))
+	assert.Equal(t, "3.1", CopiedIn("3.1", []*state.Item{a, b}))
+	assert.Equal(t, "", CopiedIn("3.1", []*state.Item{b}), "31 is not 3")
+	assert.Equal(t, "31", CopiedIn("31", []*state.Item{b}))
+	assert.Equal(t, "", CopiedIn("", []*state.Item{a}))
 }

@@ -8,11 +8,11 @@ import (
 	"stepwise/state"
 )
 
-// chunkSize is how many top-level items one ChunkView holds. A render of
+// ChunkSize is how many top-level items one ChunkView holds. A render of
 // the conversation compares one revision per chunk, and only a changed
 // chunk compares its items: a 2,000-item conversation does ~60 comparisons
 // for a text delta, not 2,000.
-const chunkSize = 32
+const ChunkSize = 32
 
 // PageProps are everything the page shows. The controller builds them from
 // its model for each render.
@@ -56,6 +56,42 @@ type PageProps struct {
 	// Resuming: the page opens a conversation that may have history, so
 	// while it starts it does not invite the reader to start one.
 	Resuming bool
+
+	// Frozen are the chunks (by index) whose items the page shows as a
+	// static copy of their DOM instead of views (app/freeze.go). A chunk is
+	// drawn frozen only while its items are still those of its mark: any
+	// change draws it live again.
+	Frozen map[int]ChunkMark
+}
+
+// ChunkMark names the items of a chunk as they were: the first one's key,
+// how many, and the newest revision among them.
+type ChunkMark struct {
+	First, Len int
+	Rev        uint64
+}
+
+// MarkOf is the mark of a chunk's items as they are now.
+func MarkOf(items []*state.Item) ChunkMark {
+	if len(items) == 0 {
+		return ChunkMark{}
+	}
+	m := ChunkMark{First: items[0].Key, Len: len(items)}
+	for _, it := range items {
+		m.Rev = max(m.Rev, it.Rev)
+	}
+	return m
+}
+
+// Chunk returns the items of chunk i (ChunkSize top-level items each),
+// nil past the end.
+func Chunk(items []*state.Item, i int) []*state.Item {
+	lo := i * ChunkSize
+	if i < 0 || lo >= len(items) {
+		return nil
+	}
+	hi := min(lo+ChunkSize, len(items))
+	return items[lo:hi:hi]
 }
 
 // Page draws the page: header, conversation, sources panel and composer.
@@ -144,14 +180,16 @@ func conversation(p PageProps) []app.UI {
 		}
 		return []app.UI{emptyState(p.Settings, p.Scenarios, p.Starting)}
 	}
-	chunks := make([]app.UI, 0, len(items)/chunkSize+2)
-	for lo := 0; lo < len(items); lo += chunkSize {
-		hi := min(lo+chunkSize, len(items))
-		part := items[lo:hi:hi]
-		var rev uint64
+	chunks := make([]app.UI, 0, len(items)/ChunkSize+2)
+	for i := 0; i*ChunkSize < len(items); i++ {
+		part := Chunk(items, i)
+		mark := MarkOf(part)
+		if m, ok := p.Frozen[i]; ok && m == mark {
+			chunks = append(chunks, &ChunkView{Rev: mark.Rev, Len: len(part), Frozen: true})
+			continue
+		}
 		var forms Forms
 		for _, it := range part {
-			rev = max(rev, it.Rev)
 			for k, v := range p.Forms.of(it) {
 				if forms == nil {
 					forms = Forms{}
@@ -159,7 +197,7 @@ func conversation(p PageProps) []app.UI {
 				forms[k] = v
 			}
 		}
-		chunks = append(chunks, &ChunkView{Items: part, Rev: rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: copiedIn(p.Copied, part)})
+		chunks = append(chunks, &ChunkView{Items: part, Rev: mark.Rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: CopiedIn(p.Copied, part)})
 	}
 	return append(chunks, app.Div().Class("scroll-anchor").Aria("hidden", true))
 }
@@ -175,12 +213,18 @@ type ChunkView struct {
 	Settings Settings
 	Forms    Forms
 	Copied   string // the copy button of one of its items that just copied
+	// Frozen: the chunk is drawn empty, and the app puts a static copy of
+	// its items' DOM in it (app/freeze.go).
+	Frozen bool
 }
 
 func (c *ChunkView) Render() app.UI {
+	if c.Frozen {
+		return app.Div().Class("chunk").DataSet("frozen", true)
+	}
 	views := make([]app.UI, len(c.Items))
 	for i, it := range c.Items {
-		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: copiedIn(c.Copied, c.Items[i:i+1])}
+		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: CopiedIn(c.Copied, c.Items[i:i+1])}
 	}
 	return app.Div().Class("chunk").Body(views...)
 }

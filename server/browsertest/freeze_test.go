@@ -1,0 +1,113 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// shapeOf serialises an element's subtree with attributes sorted (go-app
+// sets them in any order): two renders of the same items compare equal.
+const shapeOf = `(function shape(n) {
+  if (n.nodeType === 3) return JSON.stringify(n.data);
+  if (n.nodeType !== 1) return "";
+  const attrs = [...n.attributes].map(a => a.name + "=" + a.value).sort().join(" ");
+  return "<" + n.localName + " " + attrs + ">" + [...n.childNodes].map(shape).join("") + "</>";
+})`
+
+// Settled chunks of a long conversation are shown as copies of their DOM
+// (app/freeze.go), so that the Go heap keeps only their items. The page
+// must look and work as if they were live: the same DOM, in-page search,
+// a group that opens from a click or the keyboard, a copy button, and a
+// chunk the reader left frozen again.
+func TestFrozenChunksWorkAsLive(t *testing.T) {
+	const groups = 400 // 800 top-level items, 25 chunks
+	file := filepath.Join("testdata", "bench-freeze-conversation.jsonl")
+	writeLongConversation(t, file, groups)
+	p := newPageWithin(t, 5*time.Minute)
+	p.allowClipboard()
+	p.focused() // focus events fire only in a focused page
+	p.open("/?replay=/streams/bench-freeze-conversation.jsonl&rate=max&lang=en")
+	p.waitJS(`window.__result`, 2*time.Minute)
+
+	const chunks = `document.querySelectorAll('#conversation > .chunk')`
+	chunk := func(i int) string { return fmt.Sprintf(`%s[%d]`, chunks, i) }
+	frozen := func(i int) string {
+		return fmt.Sprintf(`(%s.hasAttribute('data-frozen') && %s.firstChild !== null)`, chunk(i), chunk(i))
+	}
+	// Every chunk but the newest two freezes, with its items in it.
+	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.children.length === 32)`, time.Minute)
+	if n := eval[int](p, `document.querySelectorAll('#conversation .chunk > *').length`); n != 2*groups {
+		t.Fatalf("top-level items in the page: %d, want %d", n, 2*groups)
+	}
+	for _, i := range []int{len2(groups) - 1, len2(groups) - 2} {
+		if eval[bool](p, chunk(i)+`.hasAttribute('data-frozen')`) {
+			t.Errorf("chunk %d, among the newest, is frozen", i)
+		}
+	}
+
+	// In-page search finds text in a frozen chunk.
+	if !eval[bool](p, `window.find("needle 40 inside")`) {
+		t.Fatal(`window.find did not find "needle 40 inside" in a frozen chunk`)
+	}
+	if !eval[bool](p, `window.getSelection().anchorNode.parentElement.closest('.chunk').hasAttribute('data-frozen')`) {
+		t.Fatal("the text found is not in a frozen chunk")
+	}
+	eval[bool](p, `window.getSelection().removeAllRanges(); true`)
+
+	// Keyboard focus on a control of a frozen chunk: the chunk is live
+	// again, with the same DOM, and the focus is on the same control.
+	const k = 3
+	before := eval[string](p, shapeOf+`(`+chunk(k)+`)`)
+	controls := eval[string](p, chunk(k)+`.querySelector('.group-header').getAttribute('aria-controls')`)
+	p.do(evalAction(chunk(k) + `.querySelector('.group-header').focus()`))
+	p.waitJS(`!`+chunk(k)+`.hasAttribute('data-frozen') && document.activeElement.getAttribute('aria-controls') === `+fmt.Sprintf("%q", controls)+` && `+chunk(k)+`.contains(document.activeElement)`, 10*time.Second)
+	after := eval[string](p, shapeOf+`(`+chunk(k)+`)`)
+	if strip(before) != strip(after) {
+		t.Fatalf("chunk %d live differs from its frozen copy:\nfrozen %.600s\nlive   %.600s", k, before, after)
+	}
+	// Enter on it opens the group: the live view handles it.
+	p.do(chromedp.KeyEvent("\r"))
+	p.waitJS(`document.activeElement.getAttribute('aria-expanded') === "true" && `+chunk(k)+`.querySelector('.group-body .step') !== null`, 10*time.Second)
+	// While the reader is in it, it stays live.
+	p.do(evalAction(`document.activeElement.blur()`))
+	p.do(evalAction(chunk(k) + `.querySelector('.group-header').click()`))
+	p.waitJS(chunk(k)+`.querySelector('.group-header').getAttribute('aria-expanded') === "false"`, 10*time.Second)
+	p.do(evalAction(`document.activeElement.blur()`))
+	// Left, and settled, it freezes again.
+	p.waitJS(frozen(k), 30*time.Second)
+
+	// A click on a frozen chunk's group header opens the group.
+	const m = 6
+	header := chunk(m) + `.querySelector('.group-header')`
+	p.do(evalAction(header + `.click()`))
+	p.waitJS(`!`+chunk(m)+`.hasAttribute('data-frozen') && `+header+`.getAttribute('aria-expanded') === "true" && `+chunk(m)+`.querySelector('.group-body .step') !== null`, 10*time.Second)
+
+	// A frozen chunk's copy button copies its answer.
+	const c = 9
+	button := chunk(c) + `.querySelector('.answer-actions [data-testid="copy"]')`
+	want := eval[string](p, button+`.closest('[data-kind="text"]').querySelector('p').textContent`)
+	p.do(evalAction(button + `.click()`))
+	p.waitJS(`!`+chunk(c)+`.hasAttribute('data-frozen') && `+button+`.getAttribute('aria-label') === "Copied"`, 10*time.Second)
+	if got := eval[string](p, `navigator.clipboard.readText()`); got != want {
+		t.Fatalf("the copy button of a frozen chunk copied %q, want %q", got, want)
+	}
+}
+
+// len2 is how many chunks hold the two items of each of n groups.
+func len2(groups int) int { return (2*groups + 31) / 32 }
+
+// strip drops the chunk element's own attributes (data-frozen).
+func strip(shape string) string {
+	for i := 0; i < len(shape); i++ {
+		if shape[i] == '>' {
+			return shape[i:]
+		}
+	}
+	return shape
+}
