@@ -196,7 +196,6 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 				c.afterApply(c.sess.Apply(f))
 			}
 			c.scheduleSave(ctx)
-			c.freezeSoon(ctx)
 		},
 		problem: func(p *wire.StreamProblem) {
 			if !current() {

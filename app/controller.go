@@ -96,7 +96,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
 	watchReading()
-	c.freeze.init(newChunkDOM(ctx, c))
+	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
@@ -142,7 +142,6 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 	c.afterApply(c.sess.Store.LoadHistory(h))
 	c.unfreezeAll(ctx)
-	c.freezeSoon(ctx)
 	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
 }
@@ -151,7 +150,6 @@ func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 func (c *Controller) onReset(ctx app.Context, h *wire.History, last wire.EventID) {
 	c.afterApply(c.sess.Store.Reset(h, last))
 	c.unfreezeAll(ctx)
-	c.freezeSoon(ctx)
 	c.scrollToEnd(ctx)
 }
 
@@ -167,7 +165,6 @@ func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 			c.noteHistory(ctx)
 		}
 	}
-	c.freezeSoon(ctx)
 }
 
 func hasUserMessage(items []*state.Item) bool {
@@ -396,6 +393,7 @@ func (c *Controller) offline() bool {
 
 // Render draws the model with the views of package components.
 func (c *Controller) Render() app.UI {
+	c.afterRender()
 	store := c.sess.Store
 	return components.Page(components.PageProps{
 		Settings:        c.settings,

@@ -38,11 +38,15 @@ const liveChunks = 2
 // several short tasks rather than one long one.
 const freezePerPass = 8
 
+// retryBlocked is when a chunk a pass could not take is tried again, once:
+// a group collapses by itself 300 ms after it ends.
+const retryBlocked = time.Second
+
 // chunkDOM is what freezing does to the page (freeze_js.go; nothing
 // outside a browser).
 type chunkDOM interface {
 	// take copies chunk i's DOM, as the page shows it now; false when the
-	// reader is in it (focus, a selection, a disclosure they opened).
+	// reader is in it (focus, a selection, a disclosure open).
 	take(i int) bool
 	// place puts chunk i's copy into it; false while go-app has not yet
 	// drawn it empty.
@@ -54,37 +58,40 @@ type chunkDOM interface {
 // freezer is the controller's record of frozen chunks.
 type freezer struct {
 	dom     chunkDOM
+	ctx     app.Context                  // the controller's, to run passes after renders
+	pending map[int]components.ChunkMark // copies taken, not yet frozen
 	marks   map[int]components.ChunkMark // frozen chunks: their items when frozen
 	placed  map[int]bool                 // their copy is in the page
-	blocked map[int]blocked              // chunks a pass could not take
 	tries   map[int]int                  // passes a copy has waited for its chunk
+	blocked map[int]blocked              // chunks not to take for now
 
-	scheduled bool
-	retrying  bool // a pass is due after retryBlocked
+	scheduled bool // a pass runs after this render
+	retrying  bool // a pass is due when a block expires
 }
 
-func (f *freezer) init(dom chunkDOM) {
-	f.dom = dom
-	f.marks = map[int]components.ChunkMark{}
-	f.placed = map[int]bool{}
-	f.blocked = map[int]blocked{}
-	f.tries = map[int]int{}
-}
-
-// blocked is a chunk a pass could not take (the reader in it, or a
-// disclosure open: a group collapses by itself 300 ms after it ends): it
-// is tried again when the reader moves, its items change, or after
-// retryBlocked.
+// blocked is a chunk a pass could not take, or one the reader reached
+// into: it is tried again when its items change, when the reader moves
+// (unblock), or at until.
 type blocked struct {
 	mark  components.ChunkMark
 	until time.Time
 }
 
-const retryBlocked = time.Second
+// forever is a block that only the reader or the items lift.
+var forever = time.Unix(1<<40, 0)
+
+func (f *freezer) init(ctx app.Context, dom chunkDOM) {
+	f.dom, f.ctx = dom, ctx
+	f.pending = map[int]components.ChunkMark{}
+	f.marks = map[int]components.ChunkMark{}
+	f.placed = map[int]bool{}
+	f.tries = map[int]int{}
+	f.blocked = map[int]blocked{}
+}
 
 // settledChunk reports whether a chunk's items may be shown as a copy:
-// nothing in them is a form (inputs, countdowns) or a running group, and
-// no copy button of theirs shows "Copied".
+// nothing in them is a form (inputs, countdowns), a running group or tool,
+// and no copy button of theirs shows "Copied".
 func settledChunk(items []*state.Item, copied string) bool {
 	for _, it := range items {
 		if !settledItem(it) {
@@ -98,6 +105,8 @@ func settledItem(it *state.Item) bool {
 	switch it.Kind {
 	case state.KindQuestion, state.KindApproval, state.KindForm:
 		return false
+	case state.KindTool:
+		return it.Tool.Status != state.ToolActive && it.Tool.Status != state.ToolAwaiting
 	case state.KindGroup:
 		if it.Group.Open {
 			return false
@@ -112,13 +121,16 @@ func settledItem(it *state.Item) bool {
 }
 
 // candidates are the chunks a pass may freeze: settled, not among the
-// newest, not frozen, not blocked at their current mark; oldest first, at
+// newest, neither frozen nor being frozen, not blocked; oldest first, at
 // most limit.
 func (f *freezer) candidates(items []*state.Item, copied string, now time.Time, limit int) []int {
 	n := (len(items) + components.ChunkSize - 1) / components.ChunkSize
 	var out []int
 	for i := 0; i < n-liveChunks && len(out) < limit; i++ {
 		if _, ok := f.marks[i]; ok {
+			continue
+		}
+		if _, ok := f.pending[i]; ok {
 			continue
 		}
 		part := components.Chunk(items, i)
@@ -132,14 +144,24 @@ func (f *freezer) candidates(items []*state.Item, copied string, now time.Time, 
 	return out
 }
 
+// block keeps chunk i from being taken: until retryBlocked the first
+// time, then until the reader moves or its items change.
+func (f *freezer) block(i int, m components.ChunkMark, now time.Time) {
+	until := now.Add(retryBlocked)
+	if b, ok := f.blocked[i]; ok && b.mark == m {
+		until = forever
+	}
+	f.blocked[i] = blocked{m, until}
+}
+
 // reconcile brings the page's copies in line with the marks after a
 // render: a chunk whose items changed is live again, so its copy goes; a
 // frozen chunk go-app has drawn empty gets its copy. It reports whether a
-// copy still waits for its chunk to be drawn empty, and whether a chunk
-// was given up (it must be drawn live again: the page needs a render).
-func (f *freezer) reconcile(items []*state.Item) (waiting, gaveUp bool) {
+// chunk was given up (drawn live again: the page needs a render).
+func (f *freezer) reconcile(items []*state.Item, now time.Time) (gaveUp bool) {
 	for i, m := range f.marks {
-		if components.MarkOf(components.Chunk(items, i)) != m {
+		cur := components.MarkOf(components.Chunk(items, i))
+		if cur != m {
 			f.forget(i)
 			continue
 		}
@@ -150,16 +172,16 @@ func (f *freezer) reconcile(items []*state.Item) (waiting, gaveUp bool) {
 			delete(f.tries, i)
 			continue
 		}
-		// A render draws it empty within a pass or two; a chunk that is
-		// still not empty after that is drawn live again, never left blank.
+		// The render that draws it empty comes before this pass; a chunk
+		// still not empty after a few is drawn live again (never left
+		// blank) and not tried again before the reader or its items move.
 		if f.tries[i]++; f.tries[i] > 3 {
 			f.forget(i)
+			f.blocked[i] = blocked{cur, forever}
 			gaveUp = true
-			continue
 		}
-		waiting = true
 	}
-	return waiting, gaveUp
+	return gaveUp
 }
 
 func (f *freezer) forget(i int) {
@@ -169,48 +191,54 @@ func (f *freezer) forget(i int) {
 	delete(f.tries, i)
 }
 
-// freezeSoon runs a freeze pass after the next render. Call it from an
-// action or a dispatch (a defer registered there waits for the render).
-func (c *Controller) freezeSoon(ctx app.Context) {
-	if c.freeze.dom == nil || c.freeze.scheduled {
+// afterRender runs a freeze pass after the render under way. The
+// controller's Render calls it: a defer registered while go-app renders
+// runs once the render is done, in the same task, so a chunk drawn empty
+// gets its copy (and one drawn live loses it) before the page is painted,
+// whatever made the render.
+func (c *Controller) afterRender() {
+	f := &c.freeze
+	if f.dom == nil || f.scheduled {
 		return
 	}
-	c.freeze.scheduled = true
-	ctx.Defer(c.freezePass)
+	f.scheduled = true
+	f.ctx.Defer(c.freezePass)
 }
 
-// freezePass runs after a render: it reconciles the copies, then freezes
-// up to freezePerPass settled chunks (their copy is taken now, from the
-// page as just rendered; the next render draws them empty and the pass
-// after it puts the copies in).
+// freezePass reconciles the copies with the items, then takes copies of up
+// to freezePerPass settled chunks; a dispatch then marks them frozen and
+// asks for a render (both before the next render, which draws them empty;
+// the pass after it puts the copies in).
 func (c *Controller) freezePass(ctx app.Context) {
 	f := &c.freeze
 	f.scheduled = false
-	items := c.sess.Store.Items()
-	again, gaveUp := f.reconcile(items)
-	took, now := 0, time.Now()
+	items, now := c.sess.Store.Items(), time.Now()
+	if f.reconcile(items, now) {
+		ctx.Update()
+	}
+	took := false
 	for _, i := range f.candidates(items, c.copied, now, freezePerPass) {
+		m := components.MarkOf(components.Chunk(items, i))
 		if !f.dom.take(i) {
-			f.blocked[i] = blocked{components.MarkOf(components.Chunk(items, i)), now.Add(retryBlocked)}
+			f.block(i, m, now)
 			continue
 		}
-		f.marks[i] = components.MarkOf(components.Chunk(items, i))
-		took++
+		f.pending[i] = m
+		took = true
 	}
-	if took > 0 || gaveUp {
-		ctx.Update()
-		again = true
+	if took {
+		ctx.Dispatch(func(ctx app.Context) {
+			for i, m := range f.pending {
+				f.marks[i] = m
+			}
+			clear(f.pending)
+			ctx.Update()
+		})
 	}
 	c.retryLater(ctx, now)
-	if again {
-		// A defer registered while defers run would run before the next
-		// render: a dispatch registers it for after that render.
-		ctx.Dispatch(func(ctx app.Context) { c.freezeSoon(ctx) })
-	}
 }
 
-// retryLater runs a pass when the earliest blocked chunk may be tried
-// again (not for chunks a thaw blocked: those wait for the reader).
+// retryLater asks for a pass when the earliest timed block expires.
 func (c *Controller) retryLater(ctx app.Context, now time.Time) {
 	f := &c.freeze
 	if f.retrying {
@@ -218,7 +246,7 @@ func (c *Controller) retryLater(ctx app.Context, now time.Time) {
 	}
 	var first time.Time
 	for _, b := range f.blocked {
-		if b.until.Sub(now) <= retryBlocked && (first.IsZero() || b.until.Before(first)) {
+		if b.until != forever && (first.IsZero() || b.until.Before(first)) {
 			first = b.until
 		}
 	}
@@ -228,53 +256,63 @@ func (c *Controller) retryLater(ctx app.Context, now time.Time) {
 	f.retrying = true
 	ctx.After(first.Sub(now)+50*time.Millisecond, func(ctx app.Context) {
 		f.retrying = false
-		c.freezeSoon(ctx)
+		ctx.Update()
 	})
 }
 
-// thaw draws chunk i live again, then calls then (with the chunk live and
-// its copy gone), after that render.
+// thaw draws chunk i live again (or stops it from being frozen), and keeps
+// it live until the reader moves on; then, if set, runs after that render,
+// with the chunk live and its copy gone.
 func (c *Controller) thaw(ctx app.Context, i int, then func()) {
 	f := &c.freeze
-	if _, ok := f.marks[i]; !ok {
+	if f.dom == nil {
 		return
 	}
-	f.marks[i] = components.ChunkMark{First: -1} // matches no items: drawn live
-	// Not frozen again before the reader has moved on (unblock), whatever
-	// a pass sees before the control is focused.
-	f.blocked[i] = blocked{components.MarkOf(components.Chunk(c.sess.Store.Items(), i)), time.Now().Add(time.Hour)}
-	ctx.Update()
-	ctx.Defer(func(ctx app.Context) {
-		if _, gaveUp := f.reconcile(c.sess.Store.Items()); gaveUp {
-			ctx.Update()
-		}
-		if then != nil {
+	items := c.sess.Store.Items()
+	f.blocked[i] = blocked{components.MarkOf(components.Chunk(items, i)), forever}
+	if _, ok := f.pending[i]; ok {
+		delete(f.pending, i)
+		f.dom.drop(i)
+	}
+	if _, ok := f.marks[i]; ok {
+		f.marks[i] = components.ChunkMark{First: -1} // matches no items: drawn live
+		ctx.Update()
+	}
+	if then != nil {
+		ctx.Defer(func(ctx app.Context) {
+			if f.reconcile(c.sess.Store.Items(), time.Now()) {
+				ctx.Update()
+			}
 			then()
-		}
-	})
+		})
+	}
 }
 
-// unblock: the reader moved (focus, selection, a click), so chunks they
-// were in may be frozen again.
+// unblock: the reader moved (a pointer released, focus left a control),
+// so chunks they were in may be frozen again.
 func (c *Controller) unblock(ctx app.Context) {
 	if len(c.freeze.blocked) == 0 {
 		return
 	}
 	clear(c.freeze.blocked)
-	c.freezeSoon(ctx)
+	ctx.Update()
 }
 
-// unfreezeAll forgets every frozen chunk, for a store whose items were
-// replaced (a history load, a reset): their copies go after the render.
+// unfreezeAll draws every chunk live, for a store whose items were
+// replaced (a history load, a reset): keys may repeat, so marks could
+// match other items. Their copies go after the render.
 func (c *Controller) unfreezeAll(ctx app.Context) {
 	f := &c.freeze
-	if f.dom == nil || len(f.marks) == 0 {
+	if f.dom == nil {
 		return
 	}
+	for i := range f.pending {
+		f.dom.drop(i)
+	}
+	clear(f.pending)
 	for i := range f.marks {
 		f.marks[i] = components.ChunkMark{First: -1}
 	}
 	clear(f.blocked)
 	ctx.Update()
-	c.freezeSoon(ctx)
 }

@@ -17,9 +17,10 @@ type pageChunks struct {
 	pointerDown bool
 }
 
-// interactive are the elements a click or focus in a frozen chunk is
-// carried over to once the chunk is live.
-const interactive = `button, a[href], summary, input, select, textarea, [role="button"], [tabindex]`
+// controls are the elements whose clicks a frozen chunk carries over to
+// the live chunk: those go-app handles. Links, code blocks and the rest
+// work in the copy as they are.
+const controls = `button, [role="button"]`
 
 func newChunkDOM(ctx app.Context, c *Controller) chunkDOM {
 	conv := js.Global().Get("document").Call("getElementById", "conversation")
@@ -93,40 +94,38 @@ func (d *pageChunks) frozenChunkOf(node js.Value) (int, js.Value) {
 	if !ch.Truthy() || !ch.Get("parentNode").Equal(d.conv) {
 		return -1, js.Undefined()
 	}
-	return js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", d.conv.Get("children"), ch).Int(), ch
+	return indexOf(d.conv.Get("children"), ch), ch
 }
 
-// target names a control in a chunk so that the same control can be
-// found once the chunk is drawn live: by what identifies it (a copy
-// button's id, the region a disclosure controls, an id, a link), else by
-// its position.
+// target names a control so that the same control can be found once its
+// chunk is drawn live: by what identifies it (a copy button's id, the
+// region a disclosure controls, an id, a link) and which of the
+// conversation's matches it is, else by its position in its chunk.
 type target struct {
 	selector string
+	nth      int
 	path     []int
 }
 
-func targetOf(ch, ctl js.Value) target {
+func (d *pageChunks) targetOf(ch, ctl js.Value) target {
 	var t target
 	tag := ctl.Get("localName").String()
 	for _, attr := range []string{"data-copy-id", "aria-controls", "id", "href"} {
 		if v := ctl.Call("getAttribute", attr); v.Truthy() {
 			t.selector = tag + "[" + attr + `="` + js.Global().Get("CSS").Call("escape", v).String() + `"]`
-			break
+			t.nth = indexOf(d.conv.Call("querySelectorAll", t.selector), ctl)
+			return t
 		}
 	}
 	for n := ctl; n.Truthy() && !n.Equal(ch); n = n.Get("parentElement") {
-		parent := n.Get("parentElement")
-		idx := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", parent.Get("children"), n).Int()
-		t.path = append([]int{idx}, t.path...)
+		t.path = append([]int{indexOf(n.Get("parentElement").Get("children"), n)}, t.path...)
 	}
 	return t
 }
 
-func (t target) find(ch js.Value) js.Value {
+func (d *pageChunks) find(ch js.Value, t target) js.Value {
 	if t.selector != "" {
-		if el := ch.Call("querySelector", t.selector); el.Truthy() {
-			return el
-		}
+		return d.conv.Call("querySelectorAll", t.selector).Index(t.nth)
 	}
 	el := ch
 	for _, idx := range t.path {
@@ -136,6 +135,11 @@ func (t target) find(ch js.Value) js.Value {
 		}
 	}
 	return el
+}
+
+// indexOf is node's index in a NodeList or HTMLCollection, -1 if absent.
+func indexOf(list, node js.Value) int {
+	return js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", list, node).Int()
 }
 
 // listen thaws a frozen chunk when the reader reaches into it: a click on
@@ -150,7 +154,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 				if !el.Truthy() {
 					return
 				}
-				live := t.find(el)
+				live := d.find(el, t)
 				if !live.Truthy() {
 					return
 				}
@@ -163,21 +167,15 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 			})
 		})
 	}
-	unblock := func() {
+	unblock := func(js.Value) {
 		if len(c.freeze.blocked) > 0 {
 			ctx.Dispatch(c.unblock)
 		}
 	}
-	on := func(event string, f func(e js.Value)) {
-		d.conv.Call("addEventListener", event, js.FuncOf(func(this js.Value, args []js.Value) any {
-			f(args[0])
-			return nil
-		}), map[string]any{"capture": true})
-	}
 	// A chunk whose copy was taken but is not in yet is still live: a
-	// reader acting on it now would act on views about to be dropped, and
-	// the copy would not show what they did. It stays live instead.
-	pending := func(e js.Value) {
+	// reader acting on it now acts on views about to be dropped, and the
+	// copy would not show what they did. It stays live instead.
+	beingFrozen := func(e js.Value) {
 		node := e.Get("target")
 		if !node.Truthy() || node.Get("nodeType").Int() != 1 {
 			return
@@ -186,49 +184,57 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 		if !ch.Truthy() || !ch.Get("parentNode").Equal(d.conv) || ch.Call("hasAttribute", "data-frozen").Bool() {
 			return
 		}
-		i := js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", d.conv.Get("children"), ch).Int()
-		if _, ok := c.freeze.marks[i]; ok && !c.freeze.placed[i] {
+		i := indexOf(d.conv.Get("children"), ch)
+		_, frozen := c.freeze.marks[i]
+		_, pending := c.freeze.pending[i]
+		if pending || frozen && !c.freeze.placed[i] {
 			ctx.Dispatch(func(ctx app.Context) { c.thaw(ctx, i, nil) })
 		}
 	}
-	for _, event := range []string{"pointerdown", "focusin", "click", "keydown", "input"} {
-		on(event, pending)
+	listen := func(target js.Value, event string, f func(e js.Value)) {
+		target.Call("addEventListener", event, js.FuncOf(func(this js.Value, args []js.Value) any {
+			f(args[0])
+			return nil
+		}), map[string]any{"capture": true})
 	}
-	on("pointerdown", func(js.Value) { d.pointerDown = true })
-	on("pointerup", func(js.Value) {
+	for _, event := range []string{"pointerdown", "focusin", "click", "keydown", "input"} {
+		listen(d.conv, event, beingFrozen)
+	}
+	window := js.Global()
+	listen(window, "pointerdown", func(js.Value) { d.pointerDown = true })
+	listen(window, "pointercancel", func(js.Value) { d.pointerDown = false })
+	listen(window, "pointerup", func(e js.Value) {
 		d.pointerDown = false
+		// Focus a pointer left on a control of a frozen chunk (a code block
+		// clicked) moves to the live one, unless the reader is selecting.
 		doc := js.Global().Get("document")
-		if i, ch := d.frozenChunkOf(doc.Get("activeElement")); i >= 0 {
-			thaw(i, targetOf(ch, doc.Get("activeElement")), false, true)
+		active := doc.Get("activeElement")
+		if i, ch := d.frozenChunkOf(active); i >= 0 && js.Global().Call("getSelection").Get("isCollapsed").Bool() {
+			thaw(i, d.targetOf(ch, active), false, true)
 		}
-		unblock()
+		unblock(e)
 	})
-	on("pointercancel", func(js.Value) { d.pointerDown = false })
-	on("focusin", func(e js.Value) {
+	listen(d.conv, "focusin", func(e js.Value) {
 		if d.pointerDown {
 			return // the click, or the pointer's release, carries it over
 		}
 		node := e.Get("target")
 		if i, ch := d.frozenChunkOf(node); i >= 0 {
-			thaw(i, targetOf(ch, node), false, true)
+			thaw(i, d.targetOf(ch, node), false, true)
 		}
 	})
-	on("focusout", func(js.Value) { unblock() })
-	on("click", func(e js.Value) {
+	listen(d.conv, "focusout", unblock)
+	listen(d.conv, "click", func(e js.Value) {
 		i, ch := d.frozenChunkOf(e.Get("target"))
 		if i < 0 {
 			return
 		}
-		ctl := e.Get("target").Call("closest", interactive)
+		ctl := e.Get("target").Call("closest", controls)
 		if !ctl.Truthy() || !ch.Call("contains", ctl).Bool() {
-			return // a click on text: nothing to carry over
+			return // text, a link: the copy is enough
 		}
 		e.Call("preventDefault")
 		e.Call("stopImmediatePropagation")
-		thaw(i, targetOf(ch, ctl), true, true)
+		thaw(i, d.targetOf(ch, ctl), true, true)
 	})
-	js.Global().Get("document").Call("addEventListener", "selectionchange", js.FuncOf(func(js.Value, []js.Value) any {
-		unblock()
-		return nil
-	}))
 }

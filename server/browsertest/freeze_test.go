@@ -20,6 +20,28 @@ const shapeOf = `(function shape(n) {
   return "<" + n.localName + " " + attrs + ">" + [...n.childNodes].map(shape).join("") + "</>";
 })`
 
+// watchChunks notes, after every task (a MutationObserver's callback),
+// the fewest and most items a chunk holds: a chunk drawn empty or holding
+// a copy beside its live items would show.
+const watchChunks = `window.__chunks = {min: 1e9, max: 0}; new MutationObserver(() => {
+  for (const c of document.querySelectorAll('#conversation > .chunk')) {
+    window.__chunks.min = Math.min(window.__chunks.min, c.children.length);
+    window.__chunks.max = Math.max(window.__chunks.max, c.children.length);
+  }
+}).observe(document.documentElement, {childList: true, subtree: true})`
+
+// checkChunks fails the test if a chunk was ever empty or over-full.
+func checkChunks(t *testing.T, p *page) {
+	t.Helper()
+	c := eval[map[string]int](p, `window.__chunks`)
+	if c["max"] == 0 {
+		t.Fatal("the watch saw no chunk")
+	}
+	if c["min"] < 1 || c["max"] > 32 {
+		t.Fatalf("at the end of a task, a chunk held %d to %d items (1 to 32 expected)", c["min"], c["max"])
+	}
+}
+
 // Settled chunks of a long conversation are shown as copies of their DOM
 // (app/freeze.go), so that the Go heap keeps only their items. The page
 // must look and work as if they were live: the same DOM, in-page search,
@@ -32,6 +54,7 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 	p := newPageWithin(t, 5*time.Minute)
 	p.allowClipboard()
 	p.focused() // focus events fire only in a focused page
+	p.addInitScript(`document.addEventListener("DOMContentLoaded", () => { ` + watchChunks + ` })`)
 	p.open("/?replay=/streams/bench-freeze-conversation.jsonl&rate=max&lang=en")
 	p.waitJS(`window.__result`, 2*time.Minute)
 
@@ -64,8 +87,8 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 	// again, with the same DOM, and the focus is on the same control.
 	const k = 3
 	before := eval[string](p, shapeOf+`(`+chunk(k)+`)`)
-	controls := eval[string](p, chunk(k)+`.querySelector('.group-header').getAttribute('aria-controls')`)
-	p.do(evalAction(chunk(k) + `.querySelector('.group-header').focus()`))
+	controls := eval[string](p, chunk(k)+`.querySelector('[data-kind="group"] > button[aria-expanded]').getAttribute('aria-controls')`)
+	p.do(evalAction(chunk(k) + `.querySelector('[data-kind="group"] > button[aria-expanded]').focus()`))
 	p.waitJS(`!`+chunk(k)+`.hasAttribute('data-frozen') && document.activeElement.getAttribute('aria-controls') === `+fmt.Sprintf("%q", controls)+` && `+chunk(k)+`.contains(document.activeElement)`, 10*time.Second)
 	after := eval[string](p, shapeOf+`(`+chunk(k)+`)`)
 	if strip(before) != strip(after) {
@@ -73,30 +96,31 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 	}
 	// Enter on it opens the group: the live view handles it.
 	p.do(chromedp.KeyEvent("\r"))
-	p.waitJS(`document.activeElement.getAttribute('aria-expanded') === "true" && `+chunk(k)+`.querySelector('.group-body .step') !== null`, 10*time.Second)
+	p.waitJS(`document.activeElement.getAttribute('aria-expanded') === "true" && `+chunk(k)+`.querySelector('[data-kind="group"] [data-kind="tool"]') !== null`, 10*time.Second)
 	// While the reader is in it, it stays live.
 	p.do(evalAction(`document.activeElement.blur()`))
-	p.do(evalAction(chunk(k) + `.querySelector('.group-header').click()`))
-	p.waitJS(chunk(k)+`.querySelector('.group-header').getAttribute('aria-expanded') === "false"`, 10*time.Second)
+	p.do(evalAction(chunk(k) + `.querySelector('[data-kind="group"] > button[aria-expanded]').click()`))
+	p.waitJS(chunk(k)+`.querySelector('[data-kind="group"] > button[aria-expanded]').getAttribute('aria-expanded') === "false"`, 10*time.Second)
 	p.do(evalAction(`document.activeElement.blur()`))
 	// Left, and settled, it freezes again.
 	p.waitJS(frozen(k), 30*time.Second)
 
 	// A click on a frozen chunk's group header opens the group.
 	const m = 6
-	header := chunk(m) + `.querySelector('.group-header')`
+	header := chunk(m) + `.querySelector('[data-kind="group"] > button[aria-expanded]')`
 	p.do(evalAction(header + `.click()`))
-	p.waitJS(`!`+chunk(m)+`.hasAttribute('data-frozen') && `+header+`.getAttribute('aria-expanded') === "true" && `+chunk(m)+`.querySelector('.group-body .step') !== null`, 10*time.Second)
+	p.waitJS(`!`+chunk(m)+`.hasAttribute('data-frozen') && `+header+`.getAttribute('aria-expanded') === "true" && `+chunk(m)+`.querySelector('[data-kind="group"] [data-kind="tool"]') !== null`, 10*time.Second)
 
 	// A frozen chunk's copy button copies its answer.
 	const c = 9
-	button := chunk(c) + `.querySelector('.answer-actions [data-testid="copy"]')`
+	button := chunk(c) + `.querySelector('[data-kind="text"] [data-testid="copy"]')`
 	want := eval[string](p, button+`.closest('[data-kind="text"]').querySelector('p').textContent`)
 	p.do(evalAction(button + `.click()`))
 	p.waitJS(`!`+chunk(c)+`.hasAttribute('data-frozen') && `+button+`.getAttribute('aria-label') === "Copied"`, 10*time.Second)
 	if got := eval[string](p, `navigator.clipboard.readText()`); got != want {
 		t.Fatalf("the copy button of a frozen chunk copied %q, want %q", got, want)
 	}
+	checkChunks(t, p)
 }
 
 // len2 is how many chunks hold the two items of each of n groups.
@@ -110,4 +134,34 @@ func strip(shape string) string {
 		}
 	}
 	return shape
+}
+
+// A frozen chunk whose items change (here a tool's result sent again,
+// corrected, long after its group ended) is drawn live again from the
+// items: its copy goes, nothing shows twice, and once settled it freezes
+// again.
+func TestFrozenChunkFollowsItsItems(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=late-result&lang=en")
+	p.waitConnected()
+	p.send("/late-result")
+	first := `document.querySelectorAll('#conversation > .chunk')[0]`
+	p.waitJS(first+`.hasAttribute('data-frozen') && `+first+`.firstChild !== null`, 60*time.Second)
+	// After every task (a MutationObserver's callback), no chunk is empty
+	// and none holds more than its 32 items.
+	p.do(evalAction(watchChunks))
+	if !agent.Release("late-result") {
+		t.Fatal("the run is not in the agent")
+	}
+	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	// 1 message, 70 groups and their 70 answers, each once.
+	const counts = `[document.querySelectorAll('#conversation .chunk > *').length, document.querySelectorAll('[data-kind="group"]').length, ` +
+		`document.querySelectorAll('[id]').length - new Set([...document.querySelectorAll('[id]')].map(e => e.id)).size]`
+	p.waitJS(`(c => c[0] === 141 && c[1] === 70 && c[2] === 0)(`+counts+`)`, 30*time.Second)
+	p.waitJS(first+`.hasAttribute('data-frozen') && `+first+`.firstChild !== null`, 60*time.Second)
+	if c := eval[[]int](p, counts); c[0] != 141 || c[1] != 70 || c[2] != 0 {
+		t.Fatalf("after freezing again: %d items, %d groups, %d repeated ids", c[0], c[1], c[2])
+	}
+	checkChunks(t, p)
+	sameView(t, p.view(), serverView(t, "late-result"))
 }
