@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -86,8 +87,11 @@ func isToken(s string) bool {
 	return true
 }
 
-var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
-var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
+// Compiled on first use, not at start-up: only a backend's error page
+// needs them, and compiling them cost the browser's start ~7 ms of
+// unoptimised wasm.
+var titleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
+var tagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
 
 // readableBody makes what a backend sent readable in one line: a JSON
 // error's message, an HTML page's title (else its text), plain text's
@@ -116,12 +120,12 @@ func readableBody(mediaType string, body []byte) string {
 		}
 	}
 	if strings.Contains(mediaType, "html") || t[0] == '<' {
-		if m := titleRE.FindSubmatch(t); m != nil {
+		if m := titleRE().FindSubmatch(t); m != nil {
 			if title := oneLine(html.UnescapeString(string(m[1]))); title != "" {
 				return title
 			}
 		}
-		return oneLine(html.UnescapeString(tagRE.ReplaceAllString(string(t), " ")))
+		return oneLine(html.UnescapeString(tagRE().ReplaceAllString(string(t), " ")))
 	}
 	line, _, _ := strings.Cut(string(t), "\n")
 	return oneLine(line)
