@@ -341,6 +341,19 @@ func (s *streamServer) generate(t *testing.T, n int) string {
 	return name
 }
 
+// staticFile finds a request's file among files read by readTree ("/" is
+// /index.html); when there is none it answers 404 and reports false.
+func staticFile(files map[string][]byte, w http.ResponseWriter, r *http.Request) (name string, body []byte, ok bool) {
+	name = r.URL.Path
+	if name == "/" {
+		name = "/index.html"
+	}
+	if body, ok = files[name]; !ok {
+		http.NotFound(w, r)
+	}
+	return name, body, ok
+}
+
 // readTree reads every file below dir, by its path from dir ("/a/b.js").
 func readTree(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
@@ -368,13 +381,8 @@ func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
 			streams.ServeHTTP(w, r)
 			return
 		}
-		name := r.URL.Path
-		if name == "/" {
-			name = "/index.html"
-		}
-		body, ok := files[name]
+		name, body, ok := staticFile(files, w, r)
 		if !ok {
-			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))

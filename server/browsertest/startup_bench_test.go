@@ -249,13 +249,8 @@ func reactPeerServer(t *testing.T) string {
 	files["/empty.jsonl"] = nil
 	modTime := time.Now()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.URL.Path
-		if name == "/" {
-			name = "/index.html"
-		}
-		body, ok := files[name]
+		name, body, ok := staticFile(files, w, r)
 		if !ok {
-			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
