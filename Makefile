@@ -15,8 +15,8 @@ build: web/app.wasm bin/stepwise
 # Client-only main, stripped: the server's code stays out of the wasm.
 # It is built against go-app without its server side (see
 # wasm/goapp-wasm.patch: net/http and crypto/tls out, about 310 KB of brotli).
-web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod
-	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -trimpath -ldflags='-s -w' -o $@ ./wasm
+web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod bin/wasmrt/overlay.json
+	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
 
 # The wasm's module file: go.mod with go-app replaced by a patched copy of
@@ -29,6 +29,20 @@ bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch
 	patch -s -p1 -F0 -d bin/wasm/go-app < wasm/goapp-wasm.patch
 	cp go.sum bin/wasm/wasm.sum
 	{ cat go.mod; echo; echo 'replace github.com/maxence-charriere/go-app/v10 => ./bin/wasm/go-app'; } > $@
+
+# Go's runtime with idle-time GC marking sliced (wasm/goruntime-wasm.patch),
+# as an overlay of GOROOT's files for the wasm build only.
+GOROOT_RUNTIME := $(shell $(GO) env GOROOT)/src/runtime
+bin/wasmrt/overlay.json: wasm/goruntime-wasm.patch $(GOROOT_RUNTIME)/proc.go $(GOROOT_RUNTIME)/lock_js.go
+	rm -rf bin/wasmrt && mkdir -p bin/wasmrt/runtime
+	cp $(GOROOT_RUNTIME)/proc.go $(GOROOT_RUNTIME)/lock_js.go bin/wasmrt/runtime/
+	chmod u+w bin/wasmrt/runtime/*
+	@if patch -s -p1 -F0 -d bin/wasmrt < wasm/goruntime-wasm.patch; then \
+		printf '{"Replace":{"%s":"%s","%s":"%s"}}\n' \
+			$(GOROOT_RUNTIME)/proc.go $(CURDIR)/bin/wasmrt/runtime/proc.go \
+			$(GOROOT_RUNTIME)/lock_js.go $(CURDIR)/bin/wasmrt/runtime/lock_js.go > $@; \
+	else echo "warning: wasm/goruntime-wasm.patch does not apply to $$($(GO) env GOVERSION): building with the stock runtime"; \
+		echo '{"Replace":{}}' > $@; fi
 
 # The compressed copies the server sends. WASM.br.sha256 is the hash of the
 # WASM the .br was made from: the server serves the .br only for that one
@@ -90,8 +104,8 @@ bench-stream: build
 # Chromium's profiler over Stepwise playing one stream (RUNS=5k by
 # default), split by what the time went to. The wasm is built with its
 # function names for it, then removed so the next build is the usual one.
-bench-profile: bin/stepwise bin/wasm/wasm.mod
-	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -trimpath -o web/app.wasm ./wasm
+bench-profile: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
+	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath -o web/app.wasm ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
 	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
 		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
