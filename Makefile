@@ -12,10 +12,16 @@ WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_te
 
 build: web/app.wasm bin/stepwise
 
+# The Go release building: bin/go.stamp is rewritten only when it changes,
+# so that a new Go rebuilds the runtime overlay and the wasm (GOROOT's files
+# keep their release's dates, which may be older than the last build).
+GO_STAMP := bin/go.stamp
+$(shell mkdir -p bin; v="$$($(GO) env GOROOT GOVERSION | tr '\n' ' ')"; [ "$$(cat $(GO_STAMP) 2>/dev/null)" = "$$v" ] || echo "$$v" > $(GO_STAMP))
+
 # Client-only main, stripped: the server's code stays out of the wasm.
 # It is built against go-app without its server side (see
 # wasm/goapp-wasm.patch: net/http and crypto/tls out, about 310 KB of brotli).
-web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod bin/wasmrt/overlay.json
+web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod bin/wasmrt/overlay.json $(GO_STAMP)
 	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
 
@@ -26,21 +32,23 @@ bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch
 	rm -rf bin/wasm && mkdir -p bin/wasm
 	cp -R "$$($(GO) list -m -f '{{.Dir}}' github.com/maxence-charriere/go-app/v10)" bin/wasm/go-app
 	chmod -R u+w bin/wasm/go-app
-	patch -s -p1 -F0 -d bin/wasm/go-app < wasm/goapp-wasm.patch
+	patch --batch -s -p1 -F0 -d bin/wasm/go-app < wasm/goapp-wasm.patch
 	cp go.sum bin/wasm/wasm.sum
 	{ cat go.mod; echo; echo 'replace github.com/maxence-charriere/go-app/v10 => ./bin/wasm/go-app'; } > $@
 
-# Go's runtime with idle-time GC marking sliced (wasm/goruntime-wasm.patch),
+# Go's runtime with background GC marking sliced (wasm/goruntime-wasm.patch),
 # as an overlay of GOROOT's files for the wasm build only.
-GOROOT_RUNTIME := $(shell $(GO) env GOROOT)/src/runtime
-bin/wasmrt/overlay.json: wasm/goruntime-wasm.patch $(GOROOT_RUNTIME)/proc.go $(GOROOT_RUNTIME)/lock_js.go
+GOROOT_RUNTIME  := $(shell $(GO) env GOROOT)/src/runtime
+RUNTIME_PATCHED := proc.go mgc.go mgcpacer.go lock_js.go
+bin/wasmrt/overlay.json: wasm/goruntime-wasm.patch $(GO_STAMP)
 	rm -rf bin/wasmrt && mkdir -p bin/wasmrt/runtime
-	cp $(GOROOT_RUNTIME)/proc.go $(GOROOT_RUNTIME)/lock_js.go bin/wasmrt/runtime/
+	cd $(GOROOT_RUNTIME) && cp $(RUNTIME_PATCHED) $(CURDIR)/bin/wasmrt/runtime/
 	chmod u+w bin/wasmrt/runtime/*
-	@if patch -s -p1 -F0 -d bin/wasmrt < wasm/goruntime-wasm.patch; then \
-		printf '{"Replace":{"%s":"%s","%s":"%s"}}\n' \
-			$(GOROOT_RUNTIME)/proc.go $(CURDIR)/bin/wasmrt/runtime/proc.go \
-			$(GOROOT_RUNTIME)/lock_js.go $(CURDIR)/bin/wasmrt/runtime/lock_js.go > $@; \
+	@if patch --batch -s -p1 -F0 -d bin/wasmrt < wasm/goruntime-wasm.patch; then \
+		sep=; printf '{"Replace":{' > $@; \
+		for f in $(RUNTIME_PATCHED); do \
+			printf '%s"%s":"%s"' "$$sep" $(GOROOT_RUNTIME)/$$f $(CURDIR)/bin/wasmrt/runtime/$$f >> $@; sep=,; done; \
+		echo '}}' >> $@; \
 	else echo "warning: wasm/goruntime-wasm.patch does not apply to $$($(GO) env GOVERSION): building with the stock runtime"; \
 		echo '{"Replace":{}}' > $@; fi
 

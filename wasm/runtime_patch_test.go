@@ -31,7 +31,7 @@ func TestRuntimePatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	overlay := map[string]string{}
-	for _, name := range []string{"proc.go", "lock_js.go"} {
+	for _, name := range []string{"proc.go", "mgc.go", "mgcpacer.go", "lock_js.go"} {
 		src, err := os.ReadFile(filepath.Join(runtimeDir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestRuntimePatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	apply := exec.Command("patch", "-s", "-p1", "-F0", "-d", dir, "-i", patchFile)
+	apply := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir, "-i", patchFile)
 	if out, err := apply.CombinedOutput(); err != nil {
 		t.Fatalf("wasm/goruntime-wasm.patch does not apply to %s's runtime (redo it for this release): %v\n%s", goEnv(t, "GOVERSION"), err, out)
 	}
@@ -58,44 +58,57 @@ func TestRuntimePatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stock := tasksDuringCollection(t, filepath.Join(dir, "stock.wasm"))
-	sliced := tasksDuringCollection(t, filepath.Join(dir, "sliced.wasm"), "-overlay", overlayFile)
-	t.Logf("tasks run while the collection marked: stock runtime %d, patched %d", stock, sliced)
-	if stock != 0 {
-		t.Errorf("the stock runtime let %d tasks run during an idle collection: golang/go#54444 may be fixed in %s, and the patch no longer needed", stock, goEnv(t, "GOVERSION"))
+	stock := buildGCSlice(t, filepath.Join(dir, "stock.wasm"))
+	sliced := buildGCSlice(t, filepath.Join(dir, "sliced.wasm"), "-overlay", overlayFile)
+
+	stockTasks := tasksDuringCollection(t, stock, "idle")
+	slicedTasks := tasksDuringCollection(t, sliced, "idle")
+	t.Logf("tasks run while the collection marked: stock runtime %d, patched %d", stockTasks, slicedTasks)
+	if stockTasks != 0 {
+		t.Errorf("the stock runtime let %d tasks run during an idle collection: golang/go#54444 may be fixed in %s, and the patch no longer needed", stockTasks, goEnv(t, "GOVERSION"))
 	}
-	if sliced < 2 {
-		t.Errorf("with the patch, %d tasks ran during the collection; want the mark cut into slices with the event loop's tasks between them", sliced)
+	if slicedTasks < 2 {
+		t.Errorf("with the patch, %d tasks ran during the collection; want the mark cut into slices with the event loop's tasks between them", slicedTasks)
 	}
+	// A callback that waits for a collection: JavaScript is inside the
+	// call, so cutting the mark short could only stall (the runtime then
+	// finds every goroutine asleep and dies).
+	tasksDuringCollection(t, sliced, "callback")
 }
 
-// tasksDuringCollection builds testdata/gcslice with the given build flags
-// and reports how many tasks the event loop ran before its collection
-// finished.
-func tasksDuringCollection(t *testing.T, wasmFile string, flags ...string) int {
+// buildGCSlice builds testdata/gcslice with the given build flags.
+func buildGCSlice(t *testing.T, wasmFile string, flags ...string) string {
 	t.Helper()
 	build := exec.Command("go", append(append([]string{"build"}, flags...), "-o", wasmFile, "./testdata/gcslice")...)
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
 	}
+	return wasmFile
+}
+
+// tasksDuringCollection runs a build of testdata/gcslice in the given mode
+// and reports how many tasks the event loop ran before its collection
+// finished.
+func tasksDuringCollection(t *testing.T, wasmFile, mode string) int {
+	t.Helper()
 	// A guard against a hang, not a measure: the run takes about a second.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	wasmExec := filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "wasm_exec.js")
-	out, err := exec.CommandContext(ctx, "node", "testdata/gcslice/run.js", wasmExec, wasmFile).CombinedOutput()
+	out, err := exec.CommandContext(ctx, "node", "testdata/gcslice/run.js", wasmExec, wasmFile, mode).CombinedOutput()
 	if err != nil {
-		t.Fatalf("node run.js: %v\n%s", err, out)
+		t.Fatalf("node run.js %s: %v\n%s", mode, err, out)
 	}
 	var result struct {
 		Ticks    *int
 		Finished bool
 	}
 	if err := json.Unmarshal(out, &result); err != nil || result.Ticks == nil {
-		t.Fatalf("run.js printed %q, want {\"ticks\":N,\"finished\":true}", out)
+		t.Fatalf("run.js %s printed %q, want {\"ticks\":N,\"finished\":true}", mode, out)
 	}
 	if !result.Finished {
-		t.Fatalf("the collection had not finished after %d tasks: Go did not come back by itself to go on marking", *result.Ticks)
+		t.Fatalf("%s: the collection had not finished after %d tasks: Go did not come back by itself to go on marking", mode, *result.Ticks)
 	}
 	return *result.Ticks
 }

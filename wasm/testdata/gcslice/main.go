@@ -1,13 +1,20 @@
 //go:build js && wasm
 
-// Command gcslice is the subject of TestRuntimePatch: it holds a large
-// pointerful heap, starts one collection from a goroutine and blocks, so
-// the collection's mark is left to the idle mark worker. It sets
-// globalThis.gcDone when the collection has finished; the runner counts
-// how many times JavaScript got the event loop before that.
+// Command gcslice is the subject of TestRuntimePatch. It holds a large
+// pointerful heap and runs one collection, in one of two ways (its
+// argument):
+//
+//   - "idle": from a goroutine, while main blocks, so the collection's
+//     mark is left to the background workers; it sets globalThis.gcDone
+//     when the collection has finished, and the runner counts how many
+//     of its own tasks ran before that;
+//   - "callback": inside a call from JavaScript (globalThis.gcNow), which
+//     returns "ok" once the collection has finished: JavaScript waits in
+//     that call, so Go has no event loop to give back meanwhile.
 package main
 
 import (
+	"os"
 	"runtime"
 	"syscall/js"
 )
@@ -27,9 +34,18 @@ func main() {
 		live = append(live, n)
 		prev = n
 	}
-	go func() {
-		runtime.GC()
-		js.Global().Set("gcDone", true)
-	}()
+	global := js.Global()
+	switch os.Args[1] {
+	case "idle":
+		go func() {
+			runtime.GC()
+			global.Set("gcDone", true)
+		}()
+	case "callback":
+		global.Set("gcNow", js.FuncOf(func(js.Value, []js.Value) any {
+			runtime.GC()
+			return "ok"
+		}))
+	}
 	select {}
 }
