@@ -42,6 +42,7 @@ GOROOT_RUNTIME  := $(shell $(GO) env GOROOT)/src/runtime
 RUNTIME_PATCHED := proc.go mgc.go mgcpacer.go lock_js.go
 bin/wasmrt/overlay.json: wasm/goruntime-wasm.patch $(GO_STAMP)
 	rm -rf bin/wasmrt && mkdir -p bin/wasmrt/runtime
+	echo 'module wasmrt // keeps the copies out of ./... (vet, test)' > bin/wasmrt/go.mod
 	cd $(GOROOT_RUNTIME) && cp $(RUNTIME_PATCHED) $(CURDIR)/bin/wasmrt/runtime/
 	chmod u+w bin/wasmrt/runtime/*
 	@if patch --batch -s -p1 -F0 -d bin/wasmrt < wasm/goruntime-wasm.patch; then \
