@@ -21,8 +21,9 @@ $(shell mkdir -p bin; v="$$($(GO) env GOROOT GOVERSION | tr '\n' ' ')"; [ "$$(ca
 # Client-only main, stripped: the server's code stays out of the wasm.
 # It is built against go-app without its server side (see
 # wasm/goapp-wasm.patch: net/http and crypto/tls out, about 310 KB of brotli).
+WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath
 web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod bin/wasmrt/overlay.json $(GO_STAMP)
-	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath -ldflags='-s -w' -o $@ ./wasm
+	$(WASM_BUILD) -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
 
 # The wasm's module file: go.mod with go-app replaced by a patched copy of
@@ -39,7 +40,7 @@ bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch
 # Go's runtime with background GC marking sliced (wasm/goruntime-wasm.patch),
 # as an overlay of GOROOT's files for the wasm build only.
 GOROOT_RUNTIME  := $(shell $(GO) env GOROOT)/src/runtime
-RUNTIME_PATCHED := proc.go mgc.go mgcpacer.go lock_js.go
+RUNTIME_PATCHED := $(shell sed -n 's|^--- a/runtime/||p' wasm/goruntime-wasm.patch)
 bin/wasmrt/overlay.json: wasm/goruntime-wasm.patch $(GO_STAMP)
 	rm -rf bin/wasmrt && mkdir -p bin/wasmrt/runtime
 	echo 'module wasmrt // keeps the copies out of ./... (vet, test)' > bin/wasmrt/go.mod
@@ -114,7 +115,7 @@ bench-stream: build
 # default), split by what the time went to. The wasm is built with its
 # function names for it, then removed so the next build is the usual one.
 bench-profile: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
-	GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath -o web/app.wasm ./wasm
+	$(WASM_BUILD) -o web/app.wasm ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
 	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
 		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
