@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoAppPatch checks wasm/goapp-wasm.patch the way the Makefile uses
+// it: it applies to the go-app release go.mod names, the patched
+// canUpdateValue (whether a component's prop changed) answers as
+// reflect.DeepEqual does, go-app's own test of it included. They run as
+// js/wasm under Node: the patched copy leaves out the server side, so it
+// builds for the browser only.
+func TestGoAppPatch(t *testing.T) {
+	for _, tool := range []string{"node", "patch"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (.ci/run installs it)", tool)
+		}
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/maxence-charriere/go-app/v10").Output()
+	if err != nil {
+		t.Fatalf("go list -m go-app: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "go-app")
+	if err := os.CopyFS(dir, os.DirFS(strings.TrimSpace(string(out)))); err != nil {
+		t.Fatal(err)
+	}
+	patchFile, err := os.Open("goapp-wasm.patch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patchFile.Close()
+	patch := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir)
+	patch.Stdin = patchFile
+	if out, err := patch.CombinedOutput(); err != nil {
+		t.Fatalf("wasm/goapp-wasm.patch does not apply to this go-app: %v\n%s", err, out)
+	}
+	test, err := os.ReadFile(filepath.Join("testdata", "goapp", "node_stepwise_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pkg", "app", "node_stepwise_test.go"), test, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command("go", "test", "-count=1", "-v",
+		"-exec", filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "go_js_wasm_exec"),
+		"-run", "^(TestCanUpdateValue|TestCanUpdateValueAsDeepEqual)$", "./pkg/app")
+	run.Dir = dir
+	run.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
+	out, err = run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go-app's prop comparison, patched: %v\n%s", err, out)
+	}
+	for _, name := range []string{"TestCanUpdateValue ", "TestCanUpdateValueAsDeepEqual "} {
+		if !strings.Contains(string(out), "--- PASS: "+name) {
+			t.Fatalf("%sdid not run:\n%s", name, out)
+		}
+	}
+}
