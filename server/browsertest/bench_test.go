@@ -442,7 +442,11 @@ func TestBenchProfile(t *testing.T) {
 
 // traceStream plays a stream on Stepwise again under Chromium's tracing
 // (no sampling profiler: it slows script) and prints the renderer main
-// thread's time by kind: script, style, layout, paint, GC, task overhead.
+// thread's time by kind: script, style, layout, paint, GC, task overhead;
+// then the CPU time (not wall time) of that thread beside V8's compiling
+// of the wasm: on the main thread as functions first run (baseline,
+// Liftoff) and on worker threads as they get hot (optimised, TurboFan),
+// which on two cores takes CPU the main thread would otherwise have.
 func traceStream(t *testing.T, streams *streamServer, url string) {
 	p := newPageWithin(t, 40*time.Minute)
 	defer p.close()
@@ -451,6 +455,7 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 		Ph   string  `json:"ph"`
 		Ts   float64 `json:"ts"`
 		Dur  float64 `json:"dur"`
+		Tdur float64 `json:"tdur"`
 		Pid  int64   `json:"pid"`
 		Tid  int64   `json:"tid"`
 		Args struct {
@@ -481,7 +486,7 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 	_, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{
 		TransferMode: tracing.StartTransferModeReportEvents,
 		TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
-			"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink", "cc"}},
+			"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.wasm", "disabled-by-default-v8.gc", "blink", "cc"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -502,9 +507,22 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 		}
 	}
 	var xs []traceEvent
+	// V8's wasm compiling: CPU ms and count, by where it ran.
+	var lazyCPU, optimisingCPU float64
+	var lazyFunctions, optimisingJobs int
 	for _, e := range events {
-		if e.Ph == "X" && e.Pid == main.pid && e.Tid == main.tid {
+		if e.Ph != "X" {
+			continue
+		}
+		if e.Pid == main.pid && e.Tid == main.tid {
 			xs = append(xs, e)
+			if e.Name == "wasm.CompileLazy" {
+				lazyCPU += e.Tdur
+				lazyFunctions++
+			}
+		} else if e.Pid == main.pid && e.Name == "wasm.ExecuteCompilationUnits" {
+			optimisingCPU += e.Tdur
+			optimisingJobs++
 		}
 	}
 	sort.Slice(xs, func(i, j int) bool {
@@ -515,6 +533,7 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 	})
 	// Self time of each event: its duration less its children's.
 	selfTime := map[string]float64{}
+	var mainCPU float64 // top-level events' thread time
 	var stack []int
 	childTime := make([]float64, len(xs))
 	pop := func() {
@@ -528,6 +547,9 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 	for i, e := range xs {
 		for len(stack) > 0 && xs[stack[len(stack)-1]].Ts+xs[stack[len(stack)-1]].Dur <= e.Ts {
 			pop()
+		}
+		if len(stack) == 0 {
+			mainCPU += e.Tdur
 		}
 		stack = append(stack, i)
 	}
@@ -579,6 +601,9 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 		}
 		fmt.Printf("    self: %-40s %6.0f µs/event\n", kv.k, kv.v/n)
 	}
+	fmt.Printf("CPU time: renderer main thread %.0f ms while busy %.0f ms (the rest it waited for a core);\n", mainCPU/1000, total/1000)
+	fmt.Printf("  V8 compiling the wasm: on the main thread %.0f ms (%d functions on first call, baseline), on worker threads %.0f ms (%d jobs, optimised)\n",
+		lazyCPU/1000, lazyFunctions, optimisingCPU/1000, optimisingJobs)
 }
 
 // profileCategories name what a sample was doing, by the function on top
