@@ -15,11 +15,7 @@ import (
 // js/wasm under Node: the patched copy leaves out the server side, so it
 // builds for the browser only.
 func TestGoAppPatch(t *testing.T) {
-	for _, tool := range []string{"node", "patch"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (.ci/run installs it)", tool)
-		}
-	}
+	needTools(t, "node", "patch")
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/maxence-charriere/go-app/v10").Output()
 	if err != nil {
 		t.Fatalf("go list -m go-app: %v", err)

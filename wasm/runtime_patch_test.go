@@ -19,11 +19,7 @@ import (
 // the stock runtime marks the whole heap first, and a collection inside a
 // call from JavaScript must still return.
 func TestRuntimePatch(t *testing.T) {
-	for _, tool := range []string{"node", "patch"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (.ci/run installs it)", tool)
-		}
-	}
+	needTools(t, "node", "patch")
 	goroot := goEnv(t, "GOROOT")
 	runtimeDir := filepath.Join(goroot, "src", "runtime")
 	dir := t.TempDir()
@@ -126,6 +122,16 @@ func tasksDuringCollection(t *testing.T, wasmFile, mode string) int {
 		t.Fatalf("%s: the collection had not finished after %d tasks: Go did not come back by itself to go on marking", mode, *result.Ticks)
 	}
 	return *result.Ticks
+}
+
+// needTools skips the test unless every tool is installed.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (.ci/run installs it)", tool)
+		}
+	}
 }
 
 func goEnv(t *testing.T, name string) string {
