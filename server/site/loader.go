@@ -10,12 +10,32 @@ import (
 	"strings"
 )
 
-// wasmPreload starts downloading app.wasm as soon as the page's head is
-// read, while the styles and scripts arrive, instead of after app.js runs
-// (after the document is parsed and both deferred scripts are in). It
-// matches app.js's fetch (same URL, CORS mode, same-origin credentials),
-// which takes over the response under way.
-const wasmPreload = `<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`
+// wasmPreload starts downloading app.wasm with the page's first bytes (a
+// Link header, read before the HTML), instead of after app.js runs (after
+// the document is parsed and both deferred scripts are in). It matches
+// app.js's fetch (same URL, CORS mode, same-origin credentials), which
+// takes over the response under way.
+//
+// It serves a first visit only: the service worker drops it from the page
+// it answers from its cache (workerPatches). There app.wasm comes from the
+// worker's cache, and a fetch that takes over a preload gets no code
+// cache: Chromium compiles the 10 MB again in every new tab (Liftoff, then
+// TurboFan for what turns hot) instead of reading the code it kept beside
+// the worker's copy from the last visit. Fetched by app.js itself, a new
+// tab reads that code (a trace shows wasm.Deserialize and
+// GetNativeModuleFromCache instead of ~1,900 lazy compilations), already
+// optimised where the last visit was busy.
+const wasmPreload = `</web/app.wasm>; rel=preload; as=fetch; crossorigin=anonymous`
+
+// preloadWasm sends wasmPreload with the page.
+func preloadWasm(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			w.Header().Add("Link", wasmPreload)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
 
 // appJSPatches turn go-app's app.js into Stepwise's loader. Each must apply
 // exactly once: when go-app changes its script, New fails and says so.

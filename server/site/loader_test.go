@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The page asks for app.wasm from its head, app.js fetches it as is, runs
+// The page asks for app.wasm with its headers, app.js fetches it as is, runs
 // it once the page is parsed and registers the service worker only once it
 // runs.
 func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
@@ -36,9 +36,10 @@ func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
 		return resp, string(b)
 	}
 
-	_, page := get("/")
-	head, _, _ := strings.Cut(page, "</head>")
-	assert.Contains(t, head, wasmPreload)
+	resp, _ := get("/")
+	assert.Equal(t, []string{wasmPreload}, resp.Header.Values("Link"))
+	resp, _ = get("/web/stepwise.css")
+	assert.Empty(t, resp.Header.Values("Link"), "the page's alone")
 
 	resp, js := get("/app.js")
 	assert.Equal(t, http.StatusOK, resp.StatusCode)

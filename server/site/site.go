@@ -67,7 +67,6 @@ func New(cfg Config) (http.Handler, error) {
 		},
 		Styles:                []string{"/web/stepwise.css"},
 		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
-		RawHeaders:            []string{wasmPreload},
 		Version:               wasm.hash,
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
@@ -95,7 +94,7 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.API != nil {
 		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
-	mux.Handle("/", inReadersLanguage(h))
+	mux.Handle("/", preloadWasm(inReadersLanguage(h)))
 	return securityHeaders(cfg, compressText(mux)), nil
 }
 

@@ -15,8 +15,8 @@ var workerPatches = []struct{ why, old, new string }{
 		// go-app's worker answers from the cache only for the exact URL,
 		// query included. Every page navigation gets the cached app shell
 		// instead (pages differ only by their query: ?session=, ?lang=), so
-		// a session link opens offline and fast; the API always goes to the
-		// network.
+		// a session link opens offline and fast, without the first visit's
+		// preload of app.wasm; the API always goes to the network.
 		why: "serve the app shell to every navigation",
 		old: `async function fetchWithCache(request) {
   const cachedResponse = await caches.match(request);
@@ -30,8 +30,16 @@ var workerPatches = []struct{ why, old, new string }{
   if (url.origin === self.location.origin && url.pathname.startsWith("/api/")) {
     return fetch(request);
   }
-  const options = request.mode === "navigate" ? { ignoreSearch: true } : undefined;
-  const cachedResponse = await caches.match(request, options);
+  const navigate = request.mode === "navigate";
+  const cachedResponse = await caches.match(request, navigate ? { ignoreSearch: true } : undefined);
+  if (cachedResponse && navigate && cachedResponse.headers.has("Link")) {
+    // The page's preload of app.wasm is for a first visit: here the wasm
+    // comes from this cache, and fetched without a preload Chromium
+    // reads the code it compiled last time (server/site/loader.go).
+    const headers = new Headers(cachedResponse.headers);
+    headers.delete("Link");
+    return new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+  }
   if (cachedResponse) {
     return cachedResponse;
   }

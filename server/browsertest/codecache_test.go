@@ -1,0 +1,107 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+// wasmInitiator is how the page's app.wasm was requested: "link" by the
+// preload, "fetch" by app.js itself.
+const wasmInitiator = `performance.getEntriesByType("resource").find(e => new URL(e.name).pathname === "/web/app.wasm")?.initiatorType || ""`
+
+// A new tab runs the code Chromium compiled and kept at an earlier visit
+// instead of compiling app.wasm again: the preload of app.wasm serves a
+// first visit only (server/site/loader.go), since a fetch that takes over
+// a preload from the service worker gets no code cache.
+func TestNewTabRunsCachedWasmCode(t *testing.T) {
+	file := filepath.Join("testdata", "bench-codecache-conversation.jsonl")
+	writeLongConversation(t, file, 100)
+	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"
+
+	first := newPageWithin(t, 3*time.Minute)
+	first.open(url)
+	first.waitJS(`window.__result`, time.Minute)
+	if got := eval[string](first, wasmInitiator); got != "link" {
+		t.Errorf("a first visit's app.wasm was requested by %q, want the preload (link)", got)
+	}
+	first.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, 30*time.Second)
+
+	// The worker's copy of app.wasm has no compiled code with it yet: the
+	// first tab it serves compiles, and Chromium keeps that code once V8
+	// has optimised some of it and compiled nothing more for 2 s. Each
+	// tab stays open until the next one has loaded, so one of them is
+	// the first to find code kept.
+	var previous *page
+	for attempt := 1; ; attempt++ {
+		tabCtx, closeTab := chromedp.NewContext(first.ctx)
+		tab := &page{t: t, ctx: tabCtx}
+		names := traceWasm(t, tab, func() {
+			tab.open(url)
+			tab.waitJS(`window.__result`, time.Minute)
+		})
+		if got := eval[string](tab, wasmInitiator); got != "fetch" {
+			t.Fatalf("new tab %d: app.wasm was requested by %q, want app.js's fetch (no preload once the worker serves it)", attempt, got)
+		}
+		if previous != nil {
+			previous.close()
+		}
+		previous = &page{t: t, ctx: tabCtx, closeTab: closeTab}
+		t.Logf("new tab %d: %v", attempt, names)
+		if names["wasm.Deserialize"] > 0 {
+			return
+		}
+		if attempt == 8 {
+			t.Fatalf("8 new tabs compiled app.wasm again; the last one's wasm trace events: %v", names)
+		}
+	}
+}
+
+// traceWasm records V8's wasm trace events while f runs and counts them by
+// name.
+func traceWasm(t *testing.T, p *page, f func()) map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	names := map[string]int{}
+	done := make(chan struct{})
+	chromedp.Listen(p.ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			for _, v := range e.Value {
+				var te struct {
+					Name string `json:"name"`
+				}
+				if json.Unmarshal(v, &te) == nil {
+					names[te.Name]++
+				}
+			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(done)
+		}
+	})
+	p.do(chromedp.Navigate("about:blank")) // the tab exists before the trace starts
+	if _, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{
+		TransferMode: tracing.StartTransferModeReportEvents,
+		TraceConfig:  &tracing.TraceConfig{IncludedCategories: []string{"v8.wasm"}, ExcludedCategories: []string{"*"}},
+	}); err != nil {
+		t.Fatalf("tracing: %v", err)
+	}
+	f()
+	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
+		t.Fatalf("tracing: %v", err)
+	}
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	return names
+}
