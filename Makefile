@@ -104,7 +104,7 @@ bench: build
 	@if [ -d $(SHARED)/bench ]; then grep -A6 '^| stream' $(SHARED)/bench/README.md | sed 's/^/reference: /'; fi
 
 # The stream benchmark alone (5k and 20k at max rate on the floor, Stepwise
-# and the React peer), to iterate on. RUNS="1k,5k,20k,100k,1k@100,1k@100+2k"
+# and the React peer), to iterate on. RUNS="1k,5k,5k-3rd,20k,100k,1k@100,1k@100+2k"
 # and PAGES="floor,stepwise,react" pick others.
 RUNS  ?=
 PAGES ?=
