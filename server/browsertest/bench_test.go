@@ -23,7 +23,6 @@ import (
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/cdproto/profiler"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
 	client "stepwise/app"
@@ -494,44 +493,15 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 			Name string `json:"name"`
 		} `json:"args"`
 	}
-	var mu sync.Mutex
-	var events []traceEvent
-	done := make(chan struct{})
-	chromedp.Listen(p.ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *tracing.EventDataCollected:
-			mu.Lock()
-			for _, v := range e.Value {
-				var te traceEvent
-				if json.Unmarshal(v, &te) == nil {
-					events = append(events, te)
-				}
-			}
-			mu.Unlock()
-		case *tracing.EventTracingComplete:
-			close(done)
-		}
-	})
 	gate := streams.hold()
 	p.open(url)
 	gate.waitRequested()
-	_, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{
-		TransferMode: tracing.StartTransferModeReportEvents,
-		TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
-			"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.wasm", "disabled-by-default-v8.gc", "blink", "cc"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stop := startTrace[traceEvent](t, p,
+		"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.wasm", "disabled-by-default-v8.gc", "blink", "cc")
 	gate.release()
 	p.waitJS(`window.__result`, 30*time.Minute)
 	res := eval[client.ReplayResult](p, `window.__result`)
-	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	<-done
-	mu.Lock()
-	defer mu.Unlock()
+	events := stop()
 	var main struct{ pid, tid int64 }
 	for _, e := range events {
 		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {

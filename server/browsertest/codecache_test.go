@@ -65,23 +65,36 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 	}
 }
 
-// traceWasm records V8's wasm trace events while f runs and counts them by
-// name.
+// traceWasm records V8's wasm trace events while f runs in p and counts
+// them by name.
 func traceWasm(t *testing.T, p *page, f func()) map[string]int {
 	t.Helper()
-	var mu sync.Mutex
+	p.do(chromedp.Navigate("about:blank")) // the tab exists before the trace starts
+	stop := startTrace[struct{ Name string }](t, p, "v8.wasm")
+	f()
 	names := map[string]int{}
+	for _, e := range stop() {
+		names[e.Name]++
+	}
+	return names
+}
+
+// startTrace starts recording the trace events of the given categories
+// (p's whole browser) and returns the function that stops it and returns
+// them, each decoded into a T.
+func startTrace[T any](t *testing.T, p *page, categories ...string) (stop func() []T) {
+	t.Helper()
+	var mu sync.Mutex
+	var events []T
 	done := make(chan struct{})
 	chromedp.Listen(p.ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *tracing.EventDataCollected:
 			mu.Lock()
 			for _, v := range e.Value {
-				var te struct {
-					Name string `json:"name"`
-				}
+				var te T
 				if json.Unmarshal(v, &te) == nil {
-					names[te.Name]++
+					events = append(events, te)
 				}
 			}
 			mu.Unlock()
@@ -89,19 +102,20 @@ func traceWasm(t *testing.T, p *page, f func()) map[string]int {
 			close(done)
 		}
 	})
-	p.do(chromedp.Navigate("about:blank")) // the tab exists before the trace starts
 	if _, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{
 		TransferMode: tracing.StartTransferModeReportEvents,
-		TraceConfig:  &tracing.TraceConfig{IncludedCategories: []string{"v8.wasm"}, ExcludedCategories: []string{"*"}},
+		TraceConfig:  &tracing.TraceConfig{IncludedCategories: categories},
 	}); err != nil {
 		t.Fatalf("tracing: %v", err)
 	}
-	f()
-	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
-		t.Fatalf("tracing: %v", err)
+	return func() []T {
+		t.Helper()
+		if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
+			t.Fatalf("tracing: %v", err)
+		}
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return events
 	}
-	<-done
-	mu.Lock()
-	defer mu.Unlock()
-	return names
 }
