@@ -236,7 +236,7 @@ func playStream(t *testing.T, streams *streamServer, url string, stepwise bool, 
 		gate.release()
 		p.waitJS(`window.__result`, 30*time.Minute)
 		if v == 1 {
-			p.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, time.Minute)
+			p.waitJS(workerServesWasm, time.Minute)
 		}
 		// V8 hands Chromium the code it compiled once it has compiled
 		// nothing more for 2 s (--wasm-caching-timeout-ms).

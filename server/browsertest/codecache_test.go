@@ -14,6 +14,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// workerServesWasm holds once the service worker controls the page and
+// has app.wasm in its cache: the next page load takes the wasm from there.
+const workerServesWasm = `navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`
+
 // wasmInitiator is how the page's app.wasm was requested: "link" by the
 // preload, "fetch" by app.js itself.
 const wasmInitiator = `performance.getEntriesByType("resource").find(e => new URL(e.name).pathname === "/web/app.wasm")?.initiatorType || ""`
@@ -33,7 +37,7 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 	if got := eval[string](first, wasmInitiator); got != "link" {
 		t.Errorf("a first visit's app.wasm was requested by %q, want the preload (link)", got)
 	}
-	first.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, 30*time.Second)
+	first.waitJS(workerServesWasm, 30*time.Second)
 
 	// The worker's copy of app.wasm has no compiled code with it yet: the
 	// first tab it serves compiles, and Chromium keeps that code once V8

@@ -175,7 +175,7 @@ func benchStartup(t *testing.T) {
 	const url = "/?session=bench-startup&lang=en"
 	const ready = `document.documentElement.dataset.stepwise === "ready"`
 	swReady := func(p *page) {
-		p.waitJS(`navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`, 60*time.Second)
+		p.waitJS(workerServesWasm, 60*time.Second)
 	}
 	peer := reactPeerServer(t)
 	for _, l := range []*link{&link20, nil} {
