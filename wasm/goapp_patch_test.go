@@ -11,7 +11,8 @@ import (
 // TestGoAppPatch checks wasm/goapp-wasm.patch the way the Makefile uses
 // it: it applies to the go-app release go.mod names, the patched
 // canUpdateValue (whether a component's prop changed) answers as
-// reflect.DeepEqual does, go-app's own test of it included. They run as
+// reflect.DeepEqual does, go-app's own test of it included, and short
+// strings given to JavaScript are converted once and shared. They run as
 // js/wasm under Node: the patched copy leaves out the server side, so it
 // builds for the browser only.
 func TestGoAppPatch(t *testing.T) {
@@ -43,14 +44,14 @@ func TestGoAppPatch(t *testing.T) {
 	}
 	run := exec.Command("go", "test", "-count=1", "-v",
 		"-exec", filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "go_js_wasm_exec"),
-		"-run", "^(TestCanUpdateValue|TestCanUpdateValueAsDeepEqual)$", "./pkg/app")
+		"-run", "^(TestCanUpdateValue|TestCanUpdateValueAsDeepEqual|TestSyscallJSArgSharesShortStrings)$", "./pkg/app")
 	run.Dir = dir
 	run.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
 	out, err = run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go-app's prop comparison, patched: %v\n%s", err, out)
 	}
-	for _, name := range []string{"TestCanUpdateValue ", "TestCanUpdateValueAsDeepEqual "} {
+	for _, name := range []string{"TestCanUpdateValue ", "TestCanUpdateValueAsDeepEqual ", "TestSyscallJSArgSharesShortStrings "} {
 		if !strings.Contains(string(out), "--- PASS: "+name) {
 			t.Fatalf("%sdid not run:\n%s", name, out)
 		}

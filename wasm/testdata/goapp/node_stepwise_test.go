@@ -1,8 +1,10 @@
 package app
 
 import (
+	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,5 +57,51 @@ func TestCanUpdateValueAsDeepEqual(t *testing.T) {
 		if want := !reflect.DeepEqual(p[0], p[1]); got != want {
 			t.Errorf("canUpdateValue(%#v, %#v) = %v, want %v", p[0], p[1], got, want)
 		}
+	}
+}
+
+// Short strings go to JavaScript once and are shared after; long ones and
+// other values are converted as before; the cache stays bounded.
+func TestSyscallJSArgSharesShortStrings(t *testing.T) {
+	clear(jsStrings)
+	if got := syscallJSArg("class"); got.String() != "class" {
+		t.Fatalf(`syscallJSArg("class") = %q`, got.String())
+	}
+	if _, ok := jsStrings["class"]; !ok || len(jsStrings) != 1 {
+		t.Fatalf("jsStrings after one short string: %v", jsStrings)
+	}
+	if got := syscallJSArg("class"); got.String() != "class" || len(jsStrings) != 1 {
+		t.Fatalf("the same string again: %q, %d kept", got.String(), len(jsStrings))
+	}
+	long := strings.Repeat("é", maxJSStringLen)
+	if got := syscallJSArg(long); got.String() != long || len(jsStrings) != 1 {
+		t.Fatalf("a long string: %d kept", len(jsStrings))
+	}
+	if got := syscallJSArg(42); got.Int() != 42 {
+		t.Fatalf("syscallJSArg(42) = %v", got)
+	}
+	if got := syscallJSArg(map[string]any{"a": "b"}); got.Get("a").String() != "b" {
+		t.Fatalf("a map: %v", got)
+	}
+	for i := range maxJSStrings + 10 {
+		s := fmt.Sprintf("s%d", i)
+		if got := syscallJSArg(s); got.String() != s {
+			t.Fatalf("syscallJSArg(%q) = %q", s, got.String())
+		}
+	}
+	if n := len(jsStrings); n > maxJSStrings {
+		t.Fatalf("%d strings kept, at most %d", n, maxJSStrings)
+	}
+
+	// Through go-app's values, as the DOM gets them.
+	obj := Window().Get("Object").New()
+	obj.Set("label", "été")
+	if got := obj.Get("label").String(); got != "été" {
+		t.Fatalf("Set then Get: %q", got)
+	}
+	list := Window().Get("Array").New()
+	list.Call("push", "a", long, "a")
+	if got := list.Call("join", "|").String(); got != "a|"+long+"|a" {
+		t.Fatalf("Call with strings: %q", got)
 	}
 }
