@@ -1,14 +1,6 @@
 package site
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
-	"strings"
-)
+import "net/http"
 
 // wasmPreload starts downloading app.wasm with the page's first bytes (a
 // Link header, read before the HTML), instead of after app.js runs (after
@@ -39,7 +31,7 @@ func preloadWasm(next http.Handler) http.Handler {
 
 // appJSPatches turn go-app's app.js into Stepwise's loader. Each must apply
 // exactly once: when go-app changes its script, New fails and says so.
-var appJSPatches = []struct{ why, old, new string }{
+var appJSPatches = []scriptPatch{
 	{
 		// go-app fetches the wasm through a stream it builds for its
 		// progress label. A Response made from a stream has no URL, so
@@ -75,49 +67,4 @@ var appJSPatches = []struct{ why, old, new string }{
     goappInitServiceWorker();
 `,
 	},
-}
-
-// loaderScript is app.js, made once from go-app's handler.
-type loaderScript struct {
-	body        []byte
-	contentType string
-	etag        string
-}
-
-// newLoaderScript takes go-app's app.js from its handler and applies
-// appJSPatches.
-func newLoaderScript(goapp http.Handler) (*loaderScript, error) {
-	rec := httptest.NewRecorder()
-	goapp.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
-	if rec.Code != http.StatusOK {
-		return nil, fmt.Errorf("go-app's app.js: status %d", rec.Code)
-	}
-	js := rec.Body.String()
-	for _, p := range appJSPatches {
-		if n := strings.Count(js, p.old); n != 1 {
-			return nil, fmt.Errorf("go-app's app.js changed (%s: %d matches of %q): update server/site/loader.go", p.why, n, p.old)
-		}
-		js = strings.Replace(js, p.old, p.new, 1)
-	}
-	sum := sha256.Sum256([]byte(js))
-	return &loaderScript{
-		body:        []byte(js),
-		contentType: rec.Header().Get("Content-Type"),
-		etag:        `"` + hex.EncodeToString(sum[:8]) + `"`,
-	}, nil
-}
-
-func (s *loaderScript) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Type", s.contentType)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", s.etag)
-	if r.Header.Get("If-None-Match") == s.etag {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	h.Set("Content-Length", strconv.Itoa(len(s.body)))
-	if r.Method != http.MethodHead {
-		w.Write(s.body)
-	}
 }

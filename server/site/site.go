@@ -72,12 +72,17 @@ func New(cfg Config) (http.Handler, error) {
 		ServiceWorkerTemplate: worker,
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)}))},
 	}
-	loader, err := newLoaderScript(h)
+	loader, err := newPatchedScript(h, "/app.js", appJSPatches)
+	if err != nil {
+		return nil, err
+	}
+	wasmExec, err := newPatchedScript(h, "/wasm_exec.js", wasmExecPatches)
 	if err != nil {
 		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/app.js", loader)
+	mux.Handle("/wasm_exec.js", wasmExec)
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
