@@ -44,16 +44,20 @@ func TestGoAppPatch(t *testing.T) {
 	}
 	run := exec.Command("go", "test", "-count=1", "-v",
 		"-exec", filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "go_js_wasm_exec"),
-		"-run", "^(TestCanUpdateValue|TestCanUpdateValueAsDeepEqual|TestSyscallJSArgSharesShortStrings)$", "./pkg/app")
+		"-run", "^("+strings.Join(patchTests, "|")+")$", "./pkg/app")
 	run.Dir = dir
 	run.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
 	out, err = run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go-app's prop comparison, patched: %v\n%s", err, out)
 	}
-	for _, name := range []string{"TestCanUpdateValue ", "TestCanUpdateValueAsDeepEqual ", "TestSyscallJSArgSharesShortStrings "} {
-		if !strings.Contains(string(out), "--- PASS: "+name) {
-			t.Fatalf("%sdid not run:\n%s", name, out)
+	for _, name := range patchTests {
+		if !strings.Contains(string(out), "--- PASS: "+name+" ") {
+			t.Fatalf("%s did not run:\n%s", name, out)
 		}
 	}
 }
+
+// patchTests are the tests TestGoAppPatch runs in the patched go-app: its
+// own of the prop comparison, and Stepwise's in testdata/goapp.
+var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestSyscallJSArgSharesShortStrings"}
