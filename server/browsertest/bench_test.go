@@ -13,7 +13,9 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -132,91 +134,137 @@ func (r pageResult) perEvent() float64 { return 1000 * r.Ms / float64(r.Events) 
 
 // benchStreams plays each run on each of its pages, one after the other,
 // and prints the figures with the ratios to the floor and the React peer.
+//
+// This machine kind's speed wanders between runs (the floor has played
+// the same 20k in 1.3 s and in 2.6 s minutes apart), so a ratio of one
+// round says little. STEPWISE_BENCH_ROUNDS=N (make bench: 3) plays each
+// run N rounds; a round plays every page once, back to back, so each of
+// its ratios compares pages under the same load, and the summary gives
+// the median of the rounds' ratios with their range.
 func benchStreams(t *testing.T, runs []streamRun) {
 	pages := allPages
 	if p := os.Getenv("STEPWISE_BENCH_PAGES"); p != "" {
 		pages = strings.Split(p, ",")
+	}
+	rounds := 1
+	if n, err := strconv.Atoi(os.Getenv("STEPWISE_BENCH_ROUNDS")); err == nil && n > 1 {
+		rounds = n
 	}
 	streams := benchStreamServer
 	floor := benchStaticServer(t, filepath.Join("..", "..", "..", "shared", "bench", "floor"), streams)
 	react := benchStaticServer(t, filepath.Join("..", "..", "..", "shared", "bench", "react-peer"), streams)
 	names := map[string]string{pageFloor: "floor", pageStepwise: "Stepwise", pageReact: "React peer"}
 
-	fmt.Printf("streams of ../shared/bench/gen-events.py, each page in a fresh tab, one after the other; %s\n", chromiumVersion())
+	fmt.Printf("streams of ../shared/bench/gen-events.py, each page in a fresh tab, one after the other, %d round(s); %s\n", rounds, chromiumVersion())
 	fmt.Println("run        page         events       ms  µs/event  ×floor  long  max ms  p50/p95 ms    dom  JS MB  Go MB wasm MB | per event µs: task script style layout")
-	results := map[string]map[string]pageResult{}
+	// results[run][round][page]
+	results := map[string][]map[string]pageResult{}
 	for _, r := range runs {
 		file := streams.generate(t, r.events)
-		results[r.name] = map[string]pageResult{}
-		for _, pg := range r.pages {
-			if !contains(pages, pg) {
-				continue
-			}
-			var url string
-			switch pg {
-			case pageFloor:
-				url = floor + "/?events=/streams/" + file + "&rate=" + r.rate
-			case pageReact:
-				url = react + "/?events=/streams/" + file + "&rate=" + r.rate
-			case pageStepwise:
-				url = serverURL + "/?replay=/streams/" + file + "&rate=" + r.rate + "&lang=en"
-				if r.warm > 0 {
-					url += fmt.Sprintf("&warm=%d", r.warm)
+		for round := 0; round < rounds; round++ {
+			played := map[string]pageResult{}
+			results[r.name] = append(results[r.name], played)
+			for _, pg := range r.pages {
+				// The targets are ratios to the floor: the React peer, slow
+				// and only for comparison, plays the first round.
+				if !contains(pages, pg) || pg == pageReact && round > 0 {
+					continue
 				}
+				var url string
+				switch pg {
+				case pageFloor:
+					url = floor + "/?events=/streams/" + file + "&rate=" + r.rate
+				case pageReact:
+					url = react + "/?events=/streams/" + file + "&rate=" + r.rate
+				case pageStepwise:
+					url = serverURL + "/?replay=/streams/" + file + "&rate=" + r.rate + "&lang=en"
+					if r.warm > 0 {
+						url += fmt.Sprintf("&warm=%d", r.warm)
+					}
+				}
+				visits := 1
+				if pg == pageStepwise {
+					visits = max(r.visits, 1)
+				}
+				res := playStream(t, streams, url, pg == pageStepwise, visits)
+				played[pg] = res
+				ratio := "–"
+				if f, ok := played[pageFloor]; ok && pg != pageFloor {
+					ratio = fmt.Sprintf("%.2f", res.Ms/f.Ms)
+				}
+				lat := "–"
+				if res.P50 != nil && res.P95 != nil {
+					lat = fmt.Sprintf("%.1f/%.1f", *res.P50, *res.P95)
+				}
+				goHeap, wasm := "–", "–"
+				if pg == pageStepwise {
+					goHeap, wasm = fmt.Sprintf("%.1f", res.goHeap), fmt.Sprintf("%.1f", res.wasmMem)
+				}
+				n := float64(res.Events)
+				fmt.Printf("%-10s %-11s %7d %8.0f %9.1f %7s %5d %7.0f %11s %6d %6.1f %6s %7s | %6.0f %6.0f %5.0f %6.0f\n",
+					r.name, names[pg], res.Events, res.Ms, res.perEvent(), ratio, res.LongTasks, res.MaxTask, lat, res.DOM,
+					res.jsHeap, goHeap, wasm, 1000*res.task/n, 1000*res.script/n, 1000*res.style/n, 1000*res.layout/n)
 			}
-			visits := 1
-			if pg == pageStepwise {
-				visits = max(r.visits, 1)
-			}
-			res := playStream(t, streams, url, pg == pageStepwise, visits)
-			results[r.name][pg] = res
-			ratio := "–"
-			if f, ok := results[r.name][pageFloor]; ok && pg != pageFloor {
-				ratio = fmt.Sprintf("%.2f", res.Ms/f.Ms)
-			}
-			lat := "–"
-			if res.P50 != nil && res.P95 != nil {
-				lat = fmt.Sprintf("%.1f/%.1f", *res.P50, *res.P95)
-			}
-			goHeap, wasm := "–", "–"
-			if pg == pageStepwise {
-				goHeap, wasm = fmt.Sprintf("%.1f", res.goHeap), fmt.Sprintf("%.1f", res.wasmMem)
-			}
-			n := float64(res.Events)
-			fmt.Printf("%-10s %-11s %7d %8.0f %9.1f %7s %5d %7.0f %11s %6d %6.1f %6s %7s | %6.0f %6.0f %5.0f %6.0f\n",
-				r.name, names[pg], res.Events, res.Ms, res.perEvent(), ratio, res.LongTasks, res.MaxTask, lat, res.DOM,
-				res.jsHeap, goHeap, wasm, 1000*res.task/n, 1000*res.script/n, 1000*res.style/n, 1000*res.layout/n)
 		}
 	}
 
-	fmt.Println("ratios:")
+	// over collects num's time over den's of each round that played both.
+	over := func(run, num, den string) []float64 {
+		var v []float64
+		for _, round := range results[run] {
+			a, ok1 := round[num]
+			b, ok2 := round[den]
+			if ok1 && ok2 {
+				v = append(v, a.Ms/b.Ms)
+			}
+		}
+		return v
+	}
+	if rounds > 1 {
+		fmt.Printf("ratios (median [min–max] of %d rounds):\n", rounds)
+	} else {
+		fmt.Println("ratios:")
+	}
 	for _, r := range runs {
-		s, ok := results[r.name][pageStepwise]
-		if !ok || r.rate != "max" {
+		if r.rate != "max" || !contains(pages, pageStepwise) || !contains(r.pages, pageStepwise) {
 			continue
 		}
-		line := fmt.Sprintf("  %-5s Stepwise/floor", r.name)
-		if f, ok := results[r.name][pageFloor]; ok {
-			line += fmt.Sprintf(" %.2f", s.Ms/f.Ms)
-		} else {
-			line += " –"
-		}
-		if re, ok := results[r.name][pageReact]; ok {
-			line += fmt.Sprintf(", Stepwise/React %.2f", s.Ms/re.Ms)
+		line := fmt.Sprintf("  %-6s Stepwise/floor %s", r.name, ratioSpread(over(r.name, pageStepwise, pageFloor)))
+		if contains(pages, pageReact) && contains(r.pages, pageReact) {
+			line += ", Stepwise/React " + ratioSpread(over(r.name, pageStepwise, pageReact))
 		}
 		fmt.Println(line)
 	}
+	// growth compares a page's cost per event in two runs, round by round.
 	growth := func(big, small string) {
 		for _, pg := range allPages {
-			b, ok1 := results[big][pg]
-			s, ok2 := results[small][pg]
-			if ok1 && ok2 {
-				fmt.Printf("  %s/%s per-event cost, %s: %.2f\n", big, small, names[pg], b.perEvent()/s.perEvent())
+			var v []float64
+			for i := 0; i < len(results[big]) && i < len(results[small]); i++ {
+				b, ok1 := results[big][i][pg]
+				s, ok2 := results[small][i][pg]
+				if ok1 && ok2 {
+					v = append(v, b.perEvent()/s.perEvent())
+				}
+			}
+			if len(v) > 0 {
+				fmt.Printf("  %s/%s per-event cost, %s: %s\n", big, small, names[pg], ratioSpread(v))
 			}
 		}
 	}
 	growth("20k", "5k")
 	growth("100k", "20k")
+}
+
+// ratioSpread is "median [min–max]" of v, or its one value; "–" for none.
+func ratioSpread(v []float64) string {
+	switch len(v) {
+	case 0:
+		return "–"
+	case 1:
+		return fmt.Sprintf("%.2f", v[0])
+	}
+	v = slices.Sorted(slices.Values(v))
+	return fmt.Sprintf("%.2f [%.2f–%.2f]", median(v), v[0], v[len(v)-1])
 }
 
 // playStream opens url, lets its page fetch the stream once the harness
