@@ -37,22 +37,27 @@ bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch
 	cp go.sum bin/wasm/wasm.sum
 	{ cat go.mod; echo; echo 'replace github.com/maxence-charriere/go-app/v10 => ./bin/wasm/go-app'; } > $@
 
-# Go's runtime with background GC marking sliced (wasm/goruntime-wasm.patch),
-# as an overlay of GOROOT's files for the wasm build only.
-GOROOT_RUNTIME  := $(shell $(GO) env GOROOT)/src/runtime
-RUNTIME_PATCHED := $(shell sed -n 's|^--- a/runtime/||p' wasm/goruntime-wasm.patch)
-bin/wasmrt/overlay.json: wasm/goruntime-wasm.patch $(GO_STAMP)
-	rm -rf bin/wasmrt && mkdir -p bin/wasmrt/runtime
+# Go's runtime with background GC marking sliced (wasm/goruntime-wasm.patch)
+# and syscall/js releasing each callback's event at once
+# (wasm/gosyscalljs-wasm.patch), as an overlay of GOROOT's files for the
+# wasm build only. Each patch applies to fresh copies of its files, or is
+# left out with a warning (another Go release) and the build goes on.
+GOROOT_SRC     := $(shell $(GO) env GOROOT)/src
+GOROOT_PATCHES := wasm/goruntime-wasm.patch wasm/gosyscalljs-wasm.patch
+bin/wasmrt/overlay.json: $(GOROOT_PATCHES) $(GO_STAMP)
+	rm -rf bin/wasmrt && mkdir -p bin/wasmrt
 	echo 'module wasmrt // keeps the copies out of ./... (vet, test)' > bin/wasmrt/go.mod
-	cd $(GOROOT_RUNTIME) && cp $(RUNTIME_PATCHED) $(CURDIR)/bin/wasmrt/runtime/
-	chmod u+w bin/wasmrt/runtime/*
-	@if patch --batch -s -p1 -F0 -d bin/wasmrt < wasm/goruntime-wasm.patch; then \
-		sep=; printf '{"Replace":{' > $@; \
-		for f in $(RUNTIME_PATCHED); do \
-			printf '%s"%s":"%s"' "$$sep" $(GOROOT_RUNTIME)/$$f $(CURDIR)/bin/wasmrt/runtime/$$f >> $@; sep=,; done; \
-		echo '}}' >> $@; \
-	else echo "warning: wasm/goruntime-wasm.patch does not apply to $$($(GO) env GOVERSION): building with the stock runtime"; \
-		echo '{"Replace":{}}' > $@; fi
+	@sep=; printf '{"Replace":{' > $@; \
+	for p in $(GOROOT_PATCHES); do \
+		files=$$(sed -n 's|^--- a/||p' $$p); \
+		(cd $(GOROOT_SRC) && cp --parents $$files $(CURDIR)/bin/wasmrt/) && \
+		(cd bin/wasmrt && chmod u+w $$files) || exit 1; \
+		if patch --batch -s -p1 -F0 -d bin/wasmrt < $$p; then \
+			for f in $$files; do \
+				printf '%s"%s":"%s"' "$$sep" $(GOROOT_SRC)/$$f $(CURDIR)/bin/wasmrt/$$f >> $@; sep=,; done; \
+		else echo "warning: $$p does not apply to $$($(GO) env GOVERSION): building without it"; fi; \
+	done; \
+	echo '}}' >> $@
 
 # The compressed copies the server sends. WASM.br.sha256 is the hash of the
 # WASM the .br was made from: the server serves the .br only for that one

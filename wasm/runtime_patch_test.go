@@ -20,57 +20,11 @@ import (
 // call from JavaScript must still return.
 func TestRuntimePatch(t *testing.T) {
 	needTools(t, "node", "patch")
-	goroot := goEnv(t, "GOROOT")
-	runtimeDir := filepath.Join(goroot, "src", "runtime")
-	dir := t.TempDir()
-	patched := filepath.Join(dir, "runtime")
-	if err := os.MkdirAll(patched, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	patchFile, err := filepath.Abs("goruntime-wasm.patch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	patchText, err := os.ReadFile(patchFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The files the patch changes, as the Makefile finds them.
-	var names []string
-	for _, line := range strings.Split(string(patchText), "\n") {
-		if name, ok := strings.CutPrefix(line, "--- a/runtime/"); ok {
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		t.Fatal("wasm/goruntime-wasm.patch names no file of runtime/")
-	}
-	overlay := map[string]string{}
-	for _, name := range names {
-		src, err := os.ReadFile(filepath.Join(runtimeDir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(patched, name), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		overlay[filepath.Join(runtimeDir, name)] = filepath.Join(patched, name)
-	}
-	apply := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir, "-i", patchFile)
-	if out, err := apply.CombinedOutput(); err != nil {
-		t.Fatalf("wasm/goruntime-wasm.patch does not apply to %s's runtime (redo it for this release): %v\n%s", goEnv(t, "GOVERSION"), err, out)
-	}
-	overlayJSON, err := json.Marshal(map[string]any{"Replace": overlay})
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlayFile := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlayFile, overlayJSON, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	overlayFile := goRootOverlay(t, "goruntime-wasm.patch")
 
-	stock := buildGCSlice(t, filepath.Join(dir, "stock.wasm"))
-	sliced := buildGCSlice(t, filepath.Join(dir, "sliced.wasm"), "-overlay", overlayFile)
+	dir := t.TempDir()
+	stock := buildWasm(t, "./testdata/gcslice", filepath.Join(dir, "stock.wasm"))
+	sliced := buildWasm(t, "./testdata/gcslice", filepath.Join(dir, "sliced.wasm"), "-overlay", overlayFile)
 
 	stockTasks := tasksDuringCollection(t, stock, "idle")
 	slicedTasks := tasksDuringCollection(t, sliced, "idle")
@@ -87,10 +41,64 @@ func TestRuntimePatch(t *testing.T) {
 	tasksDuringCollection(t, sliced, "callback")
 }
 
-// buildGCSlice builds testdata/gcslice with the given build flags.
-func buildGCSlice(t *testing.T, wasmFile string, flags ...string) string {
+// goRootOverlay applies patchName (a patch of GOROOT/src files, paths
+// a/runtime/... or a/syscall/js/...) to copies of the files it names, as
+// the Makefile does, and returns a go build -overlay file for them. The
+// patch must apply to the release of the Go that runs the test.
+func goRootOverlay(t *testing.T, patchName string) string {
 	t.Helper()
-	build := exec.Command("go", append(append([]string{"build"}, flags...), "-o", wasmFile, "./testdata/gcslice")...)
+	src := filepath.Join(goEnv(t, "GOROOT"), "src")
+	dir := t.TempDir()
+	patchFile, err := filepath.Abs(patchName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patchText, err := os.ReadFile(patchFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string]string{}
+	for _, line := range strings.Split(string(patchText), "\n") {
+		name, ok := strings.CutPrefix(line, "--- a/")
+		if !ok {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		copyPath := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(copyPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(copyPath, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		overlay[filepath.Join(src, name)] = copyPath
+	}
+	if len(overlay) == 0 {
+		t.Fatalf("wasm/%s names no file", patchName)
+	}
+	apply := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir, "-i", patchFile)
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("wasm/%s does not apply to %s (redo it for this release): %v\n%s", patchName, goEnv(t, "GOVERSION"), err, out)
+	}
+	overlayJSON, err := json.Marshal(map[string]any{"Replace": overlay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlayFile := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlayFile, overlayJSON, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return overlayFile
+}
+
+// buildWasm builds the program in pkg (a ./testdata directory) for
+// js/wasm with the given build flags.
+func buildWasm(t *testing.T, pkg, wasmFile string, flags ...string) string {
+	t.Helper()
+	build := exec.Command("go", append(append([]string{"build"}, flags...), "-o", wasmFile, pkg)...)
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
