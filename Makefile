@@ -26,16 +26,19 @@ web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod bin/wasmrt/overlay.json $(GO_STAMP)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
 
-# The wasm's module file: go.mod with go-app replaced by a patched copy of
-# the very version go.mod names (go.sum serves as is: a directory replacement
-# has no checksum).
-bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch
+# The wasm's module file: go.mod with go-app and goldmark replaced by
+# patched copies of the very versions go.mod names (go.sum serves as is: a
+# directory replacement has no checksum).
+bin/wasm/wasm.mod: go.mod go.sum wasm/goapp-wasm.patch wasm/goldmark-wasm.patch
 	rm -rf bin/wasm && mkdir -p bin/wasm
 	cp -R "$$($(GO) list -m -f '{{.Dir}}' github.com/maxence-charriere/go-app/v10)" bin/wasm/go-app
-	chmod -R u+w bin/wasm/go-app
+	cp -R "$$($(GO) list -m -f '{{.Dir}}' github.com/yuin/goldmark)" bin/wasm/goldmark
+	chmod -R u+w bin/wasm/go-app bin/wasm/goldmark
 	patch --batch -s -p1 -F0 -d bin/wasm/go-app < wasm/goapp-wasm.patch
+	patch --batch -s -p1 -F0 -d bin/wasm/goldmark < wasm/goldmark-wasm.patch
 	cp go.sum bin/wasm/wasm.sum
-	{ cat go.mod; echo; echo 'replace github.com/maxence-charriere/go-app/v10 => ./bin/wasm/go-app'; } > $@
+	{ cat go.mod; echo; echo 'replace github.com/maxence-charriere/go-app/v10 => ./bin/wasm/go-app'; \
+		echo 'replace github.com/yuin/goldmark => ./bin/wasm/goldmark'; } > $@
 
 # Go's runtime with background GC marking sliced (wasm/goruntime-wasm.patch)
 # and syscall/js releasing each callback's event at once

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/yuin/goldmark"
@@ -20,8 +21,12 @@ import (
 // task lists and autolinks. Its AST is turned into go-app elements: backend
 // text never becomes HTML markup, so raw HTML in it shows as text.
 // Math spans ($…$, $$…$$, \(…\), \[…\]) are nodes of their own (math.go).
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
+// It is made on first use, not as the app starts: a new conversation shows
+// no Markdown, and starting is what a person waits for.
+var markdownParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM),
+		goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
+})
 
 // Markdown renders src as elements.
 func Markdown(src string) []app.UI {
@@ -56,7 +61,7 @@ type mdCopy struct {
 // when cp is not nil.
 func renderMarkdown(src string, marks []Mark, cp *mdCopy) []app.UI {
 	b := []byte(src)
-	doc := markdownParser.Parse(text.NewReader(b))
+	doc := markdownParser().Parse(text.NewReader(b))
 	r := &mdRenderer{src: b, copy: cp}
 	r.anchor(doc, marks)
 	out := r.children(doc)

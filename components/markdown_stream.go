@@ -153,7 +153,7 @@ func listMarker(line string) bool {
 // level and the count of code blocks, as mdRenderer.node counts them.
 func mdEndState(seg mdSegment) (heading, code int) {
 	heading, code = seg.heading, seg.code
-	doc := markdownParser.Parse(text.NewReader([]byte(seg.src)))
+	doc := markdownParser().Parse(text.NewReader([]byte(seg.src)))
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -194,7 +194,7 @@ func (v *MarkdownSegment) Render() app.UI {
 
 func (v *MarkdownSegment) blocks() []app.UI {
 	b := []byte(v.Src)
-	doc := markdownParser.Parse(text.NewReader(b))
+	doc := markdownParser().Parse(text.NewReader(b))
 	r := &mdRenderer{src: b, lastHeading: v.Heading, codeBlocks: v.Code,
 		copy: &mdCopy{item: v.Item, copied: v.Copied, tr: v.Settings}}
 	return r.children(doc)

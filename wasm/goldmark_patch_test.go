@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestGoldmarkPatch checks wasm/goldmark-wasm.patch the way the Makefile
+// uses it: it applies to the goldmark release go.mod names, goldmark's own
+// tests pass on the patched copy (the CommonMark spec among them: the lazy
+// regular expressions and table must parse as before), and the packages it
+// changes allocate almost nothing as a program starts, where the stock
+// ones compile their regular expressions and fill the table.
+func TestGoldmarkPatch(t *testing.T) {
+	needTools(t, "patch")
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", "github.com/yuin/goldmark").Output()
+	if err != nil {
+		t.Fatalf("go list -m goldmark: %v", err)
+	}
+	stockDir, version, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	dir := filepath.Join(t.TempDir(), "goldmark")
+	if err := os.CopyFS(dir, os.DirFS(stockDir)); err != nil {
+		t.Fatal(err)
+	}
+	patchFile, err := os.Open("goldmark-wasm.patch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patchFile.Close()
+	patch := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir)
+	patch.Stdin = patchFile
+	if out, err := patch.CombinedOutput(); err != nil {
+		t.Fatalf("wasm/goldmark-wasm.patch does not apply to goldmark %s: %v\n%s", version, err, out)
+	}
+
+	test := exec.Command("go", "test", "-count=1", "./...")
+	test.Dir = dir
+	test.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := test.CombinedOutput(); err != nil {
+		t.Fatalf("goldmark's own tests fail with the patch: %v\n%s", err, out)
+	}
+
+	stock := goldmarkInitBytes(t, stockDir, version)
+	patched := goldmarkInitBytes(t, dir, version)
+	t.Logf("bytes allocated by package initialisation, stock / patched: %v / %v", stock, patched)
+	for _, pkg := range []string{"util", "parser", "extension"} {
+		if s, p := stock[pkg], patched[pkg]; p*10 > s {
+			t.Errorf("goldmark/%s allocates %d bytes as the program starts with the patch, %d without: want a tenth at most", pkg, p, s)
+		}
+	}
+}
+
+var initTraceLine = regexp.MustCompile(`^init github\.com/yuin/goldmark/(\w+) @.* (\d+) bytes`)
+
+// goldmarkInitBytes runs testdata/goldmarkinit against the goldmark in
+// dir and returns the bytes each of goldmark's packages allocated as it
+// started, by package name (util, parser, extension...).
+func goldmarkInitBytes(t *testing.T, dir, version string) map[string]int {
+	t.Helper()
+	mod := t.TempDir()
+	main, err := os.ReadFile(filepath.Join("testdata", "goldmarkinit", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goMod := fmt.Sprintf("module goldmarkinit\n\ngo 1.24\n\nrequire github.com/yuin/goldmark %s\n\nreplace github.com/yuin/goldmark => %s\n", version, dir)
+	for name, text := range map[string][]byte{"main.go": main, "go.mod": []byte(goMod)} {
+		if err := os.WriteFile(filepath.Join(mod, name), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := exec.Command("go", "run", ".")
+	run.Dir = mod
+	run.Env = append(os.Environ(), "GODEBUG=inittrace=1", "GOFLAGS=-mod=mod")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run testdata/goldmarkinit: %v\n%s", err, out)
+	}
+	bytes := map[string]int{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := initTraceLine.FindStringSubmatch(line); m != nil {
+			bytes[m[1]], _ = strconv.Atoi(m[2])
+		}
+	}
+	for _, pkg := range []string{"util", "parser", "extension"} {
+		if _, ok := bytes[pkg]; !ok {
+			t.Fatalf("no init trace of goldmark/%s:\n%s", pkg, out)
+		}
+	}
+	return bytes
+}
