@@ -96,6 +96,10 @@ func (c *Controller) OnMount(ctx app.Context) {
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
 	watchReading()
+	// Made on first use so that starting does not wait for it, the
+	// Markdown parser is made once the page is idle, so that the first
+	// answer does not wait for it either.
+	whenIdle(func() { whenIdle(components.PrepareMarkdown()) })
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)

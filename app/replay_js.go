@@ -26,6 +26,10 @@ type Replayer struct {
 	Apply func(lines ...[]byte)
 	// Skipped returns the number of skipped events for the result.
 	Skipped func() int
+	// Prepare, when set, runs once the file is fetched, before the warm-up
+	// and the run: what a live page does while it waits for the first
+	// answer (PrepareMarkdown), not part of the stream's cost.
+	Prepare func()
 	// Failed reports a file that could not be fetched.
 	Failed func(err error)
 	// Rendered, when set, calls done once the UI has rendered what Apply
@@ -43,6 +47,9 @@ func (r *Replayer) Start() {
 				r.Failed(err)
 			}
 			return
+		}
+		if r.Prepare != nil {
+			r.Prepare()
 		}
 		if r.Warm > 0 {
 			warm := min(r.Warm, len(lines))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/components"
 	"stepwise/state/wire"
 )
 
@@ -62,6 +63,9 @@ func startReplay(ctx app.Context, c *Controller) {
 			// Defer runs after the render of the frame that follows.
 			ctx.Dispatch(func(ctx app.Context) { ctx.Defer(func(app.Context) { done() }) })
 		},
+		// A live page makes its Markdown parser while idle before the
+		// first answer; a replay plays at once, so it makes it first.
+		Prepare: func() { components.PrepareMarkdown()() },
 		Skipped: func() int { return c.sess.Store.SkippedCount() },
 		Failed: func(err error) {
 			ctx.Dispatch(func(ctx app.Context) { c.notice = c.settings.T("replay.failed", err.Error()) })

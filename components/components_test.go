@@ -375,3 +375,12 @@ func TestAgentRestartedErrorIsLocalised(t *testing.T) {
 	assert.Equal(t, "invalid_request", other.ErrorType)
 	assert.Contains(t, itemHTML(t, in("fr"), other), "Bad thing")
 }
+
+// PrepareMarkdown leaves the parser as Markdown uses it.
+func TestPrepareMarkdown(t *testing.T) {
+	PrepareMarkdown()()
+	got := app.HTMLString(app.Div().Body(Markdown("*a*")...))
+	if !strings.Contains(got, "<em>a</em>") {
+		t.Fatalf("Markdown after PrepareMarkdown: %s", got)
+	}
+}

@@ -28,6 +28,19 @@ var markdownParser = sync.OnceValue(func() parser.Parser {
 		goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
 })
 
+// PrepareMarkdown does ahead of the first answer what its first Markdown
+// would otherwise wait for, in two steps, each a task of its own: the app
+// calls it once the page is idle after it starts, and calls what it
+// returns at the next idle moment. The first step makes the parser (GFM's
+// link patterns are compiled then), the second runs it on a short text
+// (the browser compiles the parser's code on its first run).
+func PrepareMarkdown() (next func()) {
+	markdownParser()
+	return func() {
+		markdownParser().Parse(text.NewReader([]byte("- a *b* `c` [d](https://e.example)")))
+	}
+}
+
 // Markdown renders src as elements.
 func Markdown(src string) []app.UI {
 	return MarkdownWithMarks(src, nil)
