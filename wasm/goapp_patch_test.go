@@ -17,24 +17,7 @@ import (
 // builds for the browser only.
 func TestGoAppPatch(t *testing.T) {
 	needTools(t, "node", "patch")
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/maxence-charriere/go-app/v10").Output()
-	if err != nil {
-		t.Fatalf("go list -m go-app: %v", err)
-	}
-	dir := filepath.Join(t.TempDir(), "go-app")
-	if err := os.CopyFS(dir, os.DirFS(strings.TrimSpace(string(out)))); err != nil {
-		t.Fatal(err)
-	}
-	patchFile, err := os.Open("goapp-wasm.patch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer patchFile.Close()
-	patch := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir)
-	patch.Stdin = patchFile
-	if out, err := patch.CombinedOutput(); err != nil {
-		t.Fatalf("wasm/goapp-wasm.patch does not apply to this go-app: %v\n%s", err, out)
-	}
+	dir, _, _ := patchedModule(t, "github.com/maxence-charriere/go-app/v10", "goapp-wasm.patch")
 	test, err := os.ReadFile(filepath.Join("testdata", "goapp", "node_stepwise_test.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +30,7 @@ func TestGoAppPatch(t *testing.T) {
 		"-run", "^("+strings.Join(patchTests, "|")+")$", "./pkg/app")
 	run.Dir = dir
 	run.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
-	out, err = run.CombinedOutput()
+	out, err := run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go-app's prop comparison, patched: %v\n%s", err, out)
 	}
@@ -61,3 +44,31 @@ func TestGoAppPatch(t *testing.T) {
 // patchTests are the tests TestGoAppPatch runs in the patched go-app: its
 // own of the prop comparison, and Stepwise's in testdata/goapp.
 var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestSyscallJSArgSharesShortStrings"}
+
+// patchedModule copies the module go.mod names at modulePath (its release
+// in the module cache) and applies wasm/patchName to the copy, as the
+// Makefile does. It returns the copy's directory, the module cache's and
+// the release.
+func patchedModule(t *testing.T, modulePath, patchName string) (dir, stockDir, version string) {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", modulePath).Output()
+	if err != nil {
+		t.Fatalf("go list -m %s: %v", modulePath, err)
+	}
+	stockDir, version, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
+	dir = filepath.Join(t.TempDir(), "module")
+	if err := os.CopyFS(dir, os.DirFS(stockDir)); err != nil {
+		t.Fatal(err)
+	}
+	patchFile, err := os.Open(patchName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patchFile.Close()
+	patch := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir)
+	patch.Stdin = patchFile
+	if out, err := patch.CombinedOutput(); err != nil {
+		t.Fatalf("wasm/%s does not apply to %s %s: %v\n%s", patchName, modulePath, version, err, out)
+	}
+	return dir, stockDir, version
+}

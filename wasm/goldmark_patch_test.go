@@ -19,25 +19,7 @@ import (
 // ones compile their regular expressions and fill the table.
 func TestGoldmarkPatch(t *testing.T) {
 	needTools(t, "patch")
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", "github.com/yuin/goldmark").Output()
-	if err != nil {
-		t.Fatalf("go list -m goldmark: %v", err)
-	}
-	stockDir, version, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	dir := filepath.Join(t.TempDir(), "goldmark")
-	if err := os.CopyFS(dir, os.DirFS(stockDir)); err != nil {
-		t.Fatal(err)
-	}
-	patchFile, err := os.Open("goldmark-wasm.patch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer patchFile.Close()
-	patch := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir)
-	patch.Stdin = patchFile
-	if out, err := patch.CombinedOutput(); err != nil {
-		t.Fatalf("wasm/goldmark-wasm.patch does not apply to goldmark %s: %v\n%s", version, err, out)
-	}
+	dir, stockDir, version := patchedModule(t, "github.com/yuin/goldmark", "goldmark-wasm.patch")
 
 	test := exec.Command("go", "test", "-count=1", "./...")
 	test.Dir = dir
