@@ -1,4 +1,7 @@
-# Makes goldmark's package-level regexps and its case-folding table lazy.
+# Makes goldmark's package-level regexps and its case-folding table lazy,
+# in place, in a copy of goldmark (wasm/goldmark-wasm.patch is its diff):
+#   cp -R "$(go list -m -f '{{.Dir}}' github.com/yuin/goldmark)" b
+#   chmod -R u+w b && python3 wasm/goldmark-lazy.py b && gofmt -w <changed files>
 import re, sys, os, glob
 root = sys.argv[1]
 HELPER = '''
