@@ -15,6 +15,7 @@ type pageChunks struct {
 	copies map[int]js.Value // a chunk's copied nodes (a JS array), placed or not
 
 	pointerDown bool
+	clicked     map[int]bool // chunks a click thawed since the pointer's release
 }
 
 // controls are the elements whose clicks a frozen chunk carries over to
@@ -27,7 +28,7 @@ func newChunkDOM(ctx app.Context, c *Controller) chunkDOM {
 	if !conv.Truthy() {
 		return nil
 	}
-	d := &pageChunks{conv: conv, copies: map[int]js.Value{}}
+	d := &pageChunks{conv: conv, copies: map[int]js.Value{}, clicked: map[int]bool{}}
 	d.listen(ctx, c)
 	return d
 }
@@ -201,18 +202,28 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 		listen(d.conv, event, beingFrozen)
 	}
 	window := js.Global()
-	listen(window, "pointerdown", func(js.Value) { d.pointerDown = true })
+	listen(window, "pointerdown", func(js.Value) {
+		d.pointerDown = true
+		clear(d.clicked)
+	})
 	listen(window, "pointercancel", func(js.Value) { d.pointerDown = false })
 	listen(window, "pointerup", func(e js.Value) {
 		d.pointerDown = false
-		// Focus a pointer left on a control of a frozen chunk (a code block
-		// clicked) moves to the live one, unless the reader is selecting.
-		doc := js.Global().Get("document")
-		active := doc.Get("activeElement")
-		if i, ch := d.frozenChunkOf(active); i >= 0 && js.Global().Call("getSelection").Get("isCollapsed").Bool() {
-			thaw(i, d.targetOf(ch, active), false, true)
-		}
-		unblock(e)
+		// The click this release makes comes after it, in the same task;
+		// a chunk drawn live before that takes the pressed control out of
+		// the page, and the browser sends no click at all. What the
+		// release does waits for the next task.
+		afterTask(func() {
+			// Focus a pointer left on a control of a frozen chunk (a code
+			// block clicked) moves to the live one, unless the reader is
+			// selecting; a click on a control has carried it over already.
+			active := js.Global().Get("document").Get("activeElement")
+			if i, ch := d.frozenChunkOf(active); i >= 0 && !d.clicked[i] && js.Global().Call("getSelection").Get("isCollapsed").Bool() {
+				thaw(i, d.targetOf(ch, active), false, true)
+			}
+			clear(d.clicked)
+			unblock(e)
+		})
 	})
 	listen(d.conv, "focusin", func(e js.Value) {
 		if d.pointerDown {
@@ -235,6 +246,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 		}
 		e.Call("preventDefault")
 		e.Call("stopImmediatePropagation")
+		d.clicked[i] = true
 		thaw(i, d.targetOf(ch, ctl), true, true)
 	})
 }

@@ -21,3 +21,15 @@ func whenIdle(f func()) {
 	}
 	window.Call("setTimeout", cb, 200)
 }
+
+// afterTask runs f in a task of its own, after what the current one
+// dispatches (a pointer's release and the click it makes are one task).
+func afterTask(f func()) {
+	var cb js.Func
+	cb = js.FuncOf(func(js.Value, []js.Value) any {
+		cb.Release()
+		f()
+		return nil
+	})
+	js.Global().Call("setTimeout", cb, 0)
+}
