@@ -22,6 +22,31 @@ func whenIdle(f func()) {
 	window.Call("setTimeout", cb, 200)
 }
 
+// inIdleTime runs f in the browser's idle periods only (no deadline: it
+// waits while the page is busy), with the ms left in the period; where
+// there is no requestIdleCallback, after a short timer with a slice of 8 ms.
+func inIdleTime(f func(timeLeft func() float64)) {
+	var cb js.Func
+	cb = js.FuncOf(func(this js.Value, args []js.Value) any {
+		cb.Release()
+		if len(args) > 0 && args[0].Type() == js.TypeObject {
+			deadline := args[0]
+			f(func() float64 { return deadline.Call("timeRemaining").Float() })
+			return nil
+		}
+		perf := js.Global().Get("performance")
+		end := perf.Call("now").Float() + 8
+		f(func() float64 { return end - perf.Call("now").Float() })
+		return nil
+	})
+	window := js.Global()
+	if window.Get("requestIdleCallback").Type() == js.TypeFunction {
+		window.Call("requestIdleCallback", cb)
+		return
+	}
+	window.Call("setTimeout", cb, 200)
+}
+
 // afterTask runs f in a task of its own, after what the current one
 // dispatches (a pointer's release and the click it makes are one task).
 func afterTask(f func()) {
