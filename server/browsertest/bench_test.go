@@ -38,6 +38,7 @@ import (
 func TestBench(t *testing.T) {
 	skipUnlessBench(t)
 	benchStreams(t, fullStreamRuns)
+	benchLongConversation(t)
 
 	benchStartup(t)
 	benchEmbed(t)
