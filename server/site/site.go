@@ -67,10 +67,12 @@ func New(cfg Config) (http.Handler, error) {
 		},
 		Styles:                []string{"/web/stepwise.css"},
 		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
-		Version:               wasm.hash,
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)}))},
+	}
+	if h.Version, err = shellVersion(wasm.hash, cfg.WebDir, h); err != nil {
+		return nil, err
 	}
 	loader, err := newPatchedScript(h, "/app.js", appJSPatches)
 	if err != nil {
