@@ -8,12 +8,7 @@ import "syscall/js"
 // (requestIdleCallback, at the latest after 2 s), or after a short timer
 // where there is no such call.
 func whenIdle(f func()) {
-	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
-		cb.Release()
-		f()
-		return nil
-	})
+	cb := callOnce(func([]js.Value) { f() })
 	window := js.Global()
 	if window.Get("requestIdleCallback").Type() == js.TypeFunction {
 		window.Call("requestIdleCallback", cb, map[string]any{"timeout": 2000})
@@ -26,18 +21,15 @@ func whenIdle(f func()) {
 // waits while the page is busy), with the ms left in the period; where
 // there is no requestIdleCallback, after a short timer with a slice of 8 ms.
 func inIdleTime(f func(timeLeft func() float64)) {
-	var cb js.Func
-	cb = js.FuncOf(func(this js.Value, args []js.Value) any {
-		cb.Release()
+	cb := callOnce(func(args []js.Value) {
 		if len(args) > 0 && args[0].Type() == js.TypeObject {
 			deadline := args[0]
 			f(func() float64 { return deadline.Call("timeRemaining").Float() })
-			return nil
+			return
 		}
 		perf := js.Global().Get("performance")
 		end := perf.Call("now").Float() + 8
 		f(func() float64 { return end - perf.Call("now").Float() })
-		return nil
 	})
 	window := js.Global()
 	if window.Get("requestIdleCallback").Type() == js.TypeFunction {
@@ -50,11 +42,17 @@ func inIdleTime(f func(timeLeft func() float64)) {
 // afterTask runs f in a task of its own, after what the current one
 // dispatches (a pointer's release and the click it makes are one task).
 func afterTask(f func()) {
+	js.Global().Call("setTimeout", callOnce(func([]js.Value) { f() }), 0)
+}
+
+// callOnce is a JavaScript function that runs f and releases itself: for
+// callbacks the browser calls once.
+func callOnce(f func(args []js.Value)) js.Func {
 	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
+	cb = js.FuncOf(func(this js.Value, args []js.Value) any {
 		cb.Release()
-		f()
+		f(args)
 		return nil
 	})
-	js.Global().Call("setTimeout", cb, 0)
+	return cb
 }

@@ -4,7 +4,6 @@ package browsertest
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -111,10 +110,7 @@ type longScroll struct {
 // The issue asks it to stay responsive; the figures are read against
 // the usual budgets (100 ms to respond to a click, frames of 16.7 ms).
 func benchLongConversation(t *testing.T) {
-	groups := 5000
-	if s := os.Getenv("STEPWISE_LONG_GROUPS"); s != "" {
-		fmt.Sscan(s, &groups)
-	}
+	groups := longGroups()
 	file := filepath.Join("testdata", "bench-long-conversation.jsonl")
 	events := writeLongConversation(t, file, groups)
 	open := func() *page {

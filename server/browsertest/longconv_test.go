@@ -63,10 +63,7 @@ func writeLongConversation(t *testing.T, path string, n int) int {
 // text far above, groups far away open and close, and a group that
 // collapses above the reader does not move what they read.
 func TestLongConversation(t *testing.T) {
-	groups := 5000
-	if s := os.Getenv("STEPWISE_LONG_GROUPS"); s != "" {
-		fmt.Sscan(s, &groups)
-	}
+	groups := longGroups()
 	file := filepath.Join("testdata", "bench-long-conversation.jsonl")
 	events := writeLongConversation(t, file, groups)
 	p := newPageWithin(t, 10*time.Minute)
@@ -112,6 +109,16 @@ func TestLongConversation(t *testing.T) {
 	if after := eval[float64](p, anchor+`.getBoundingClientRect().top`); after < before-1 || after > before+1 {
 		t.Fatalf("the item read moved from %.1f to %.1f px when a group above collapsed", before, after)
 	}
+}
+
+// longGroups is the groups of the long conversation: 5,000 (10,000
+// items), or STEPWISE_LONG_GROUPS to try another size.
+func longGroups() int {
+	groups := 5000
+	if s := os.Getenv("STEPWISE_LONG_GROUPS"); s != "" {
+		fmt.Sscan(s, &groups)
+	}
+	return groups
 }
 
 // evalAction runs JS for its effect.
