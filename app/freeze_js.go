@@ -86,8 +86,9 @@ func (d *pageChunks) place(i int) bool {
 // and a copy that goes in there is never styled nor laid out. Find in page
 // must lay out every chunk it searches, so in a long conversation the
 // first search did all of them at once: a 10,000-item conversation froze
-// for ~0.9 s (2 of 3 of it layout). Laid out in idle time, a chunk keeps
-// its layout while it is skipped, and the first search takes ~20 ms.
+// for ~0.9 s, nearly all of it style and layout. Laid out in idle time, a
+// chunk keeps its layout while it is skipped, and the first search spends
+// 10-20 ms on style and layout.
 func (d *pageChunks) layOutLater() {
 	if d.laying || len(d.unlaid) == 0 {
 		return

@@ -42,29 +42,38 @@ func checkChunks(t *testing.T, p *page) {
 	}
 }
 
+// groups is the frozen-chunk tests' conversation: 800 top-level items, 25
+// chunks.
+const groups = 400
+
+const chunks = `document.querySelectorAll('#conversation > .chunk')`
+
+// openFrozenConversation plays a conversation of groups into p (focused:
+// focus events fire only in a focused page) and waits until every chunk but
+// the newest two is frozen, with its items in it.
+func openFrozenConversation(t *testing.T, p *page, file string) {
+	t.Helper()
+	writeLongConversation(t, filepath.Join("testdata", file), groups)
+	p.focused()
+	p.open("/?replay=/streams/" + file + "&rate=max&lang=en")
+	p.waitJS(`window.__result`, 2*time.Minute)
+	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.children.length === 32)`, time.Minute)
+}
+
 // Settled chunks of a long conversation are shown as copies of their DOM
 // (app/freeze.go), so that the Go heap keeps only their items. The page
 // must look and work as if they were live: the same DOM, in-page search,
 // a group that opens from a click or the keyboard, a copy button, and a
 // chunk the reader left frozen again.
 func TestFrozenChunksWorkAsLive(t *testing.T) {
-	const groups = 400 // 800 top-level items, 25 chunks
-	file := filepath.Join("testdata", "bench-freeze-conversation.jsonl")
-	writeLongConversation(t, file, groups)
 	p := newPageWithin(t, 5*time.Minute)
 	p.allowClipboard()
-	p.focused() // focus events fire only in a focused page
 	p.addInitScript(`document.addEventListener("DOMContentLoaded", () => { ` + watchChunks + ` })`)
-	p.open("/?replay=/streams/bench-freeze-conversation.jsonl&rate=max&lang=en")
-	p.waitJS(`window.__result`, 2*time.Minute)
-
-	const chunks = `document.querySelectorAll('#conversation > .chunk')`
+	openFrozenConversation(t, p, "bench-freeze-conversation.jsonl")
 	chunk := func(i int) string { return fmt.Sprintf(`%s[%d]`, chunks, i) }
 	frozen := func(i int) string {
 		return fmt.Sprintf(`(%s.hasAttribute('data-frozen') && %s.firstChild !== null)`, chunk(i), chunk(i))
 	}
-	// Every chunk but the newest two freezes, with its items in it.
-	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.children.length === 32)`, time.Minute)
 	if n := eval[int](p, `document.querySelectorAll('#conversation .chunk > *').length`); n != 2*groups {
 		t.Fatalf("top-level items in the page: %d, want %d", n, 2*groups)
 	}
@@ -171,15 +180,8 @@ func TestFrozenChunkFollowsItsItems(t *testing.T) {
 // release used to draw the chunk live before the browser sent the click,
 // which then went nowhere: 5 of 20 such clicks did nothing.
 func TestFrozenChunksTakeMouseClicks(t *testing.T) {
-	const groups = 400 // 800 top-level items, 25 chunks
-	file := filepath.Join("testdata", "bench-freeze-clicks.jsonl")
-	writeLongConversation(t, file, groups)
 	p := newPageWithin(t, 5*time.Minute)
-	p.focused()
-	p.open("/?replay=/streams/bench-freeze-clicks.jsonl&rate=max&lang=en")
-	p.waitJS(`window.__result`, 2*time.Minute)
-	const chunks = `document.querySelectorAll('#conversation > .chunk')`
-	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.children.length === 32)`, time.Minute)
+	openFrozenConversation(t, p, "bench-freeze-clicks.jsonl")
 	for i := 0; i < len2(groups)-3; i++ {
 		chunk := fmt.Sprintf(`%s[%d]`, chunks, i)
 		header := chunk + `.querySelector('[data-kind="group"] > button[aria-expanded]')`
