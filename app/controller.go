@@ -95,7 +95,6 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Page().SetLang(c.settings.Locale.Lang())
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
-	watchReading()
 	// Made on first use so that starting does not wait for it, the
 	// Markdown parser is made once the page is idle, so that the first
 	// answer does not wait for it either.

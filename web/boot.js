@@ -14,10 +14,29 @@
  * A shell the service worker cached for another language or without this
  * conversation is hidden until the app has rendered, rather than shown
  * wrong.
+ *
+ * It also keeps, for the page's whole life, the conversation's reading
+ * mark (below): a check on every scroll event, cheaper here than a call
+ * into the wasm for each.
  */
 (function () {
   "use strict";
   var root = document.documentElement;
+
+  // The conversation is marked data-reading while the reader is scrolled
+  // up from its end. At the end only the anchor after the last item
+  // anchors the scroll, so new content is followed; scrolled up, the items
+  // anchor it (stepwise.css), so a group that collapses or a chunk that
+  // gets its real size above the reader does not move what they read.
+  // Scroll events do not bubble, but a capturing listener on the document
+  // sees them, for the prerendered conversation and the app's alike.
+  document.addEventListener("scroll", function (e) {
+    var conv = e.target;
+    if (conv.id !== "conversation") return;
+    var now = conv.scrollHeight - conv.scrollTop - conv.clientHeight > 48;
+    if (now !== conv.hasAttribute("data-reading")) conv.toggleAttribute("data-reading", now);
+  }, { capture: true, passive: true });
+
   if (root.dataset.stepwise === "ready") return; // the app already runs
 
   var params = new URLSearchParams(location.search);

@@ -1,6 +1,0 @@
-//go:build !(js && wasm)
-
-package app
-
-// watchReading needs a browser.
-func watchReading() {}
