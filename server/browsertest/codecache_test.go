@@ -123,3 +123,32 @@ func startTrace[T any](t *testing.T, p *page, categories ...string) (stop func()
 		return events
 	}
 }
+
+// A reload preloads app.wasm again, as a first visit does, while the page
+// is parsed: V8 finds the module it compiled in the tab's process, so the
+// code cache a preload forgoes is not needed there.
+func TestReloadPreloadsWasm(t *testing.T) {
+	file := filepath.Join("testdata", "bench-codecache-conversation.jsonl")
+	writeLongConversation(t, file, 100)
+	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"
+
+	p := newPageWithin(t, 3*time.Minute)
+	p.open(url)
+	p.waitJS(`window.__result`, time.Minute)
+	p.waitJS(workerServesWasm, 30*time.Second)
+
+	stop := startTrace[struct{ Name string }](t, p, "v8.wasm")
+	p.do(chromedp.Reload())
+	p.waitJS(`window.__result`, time.Minute)
+	names := map[string]int{}
+	for _, e := range stop() {
+		names[e.Name]++
+	}
+	if got := eval[string](p, wasmInitiator); got != "link" {
+		t.Errorf("a reload's app.wasm was requested by %q, want the preload (link)", got)
+	}
+	// Compiled afresh, the module would take ~2,000 lazy compilations.
+	if names["wasm.GetNativeModuleFromCache"] == 0 || names["wasm.CompileLazy"] > 100 {
+		t.Errorf("a reload compiled app.wasm instead of reusing the tab's module; wasm trace events: %v", names)
+	}
+}

@@ -32,8 +32,9 @@ var workerPatches = []struct{ why, old, new string }{
   }
   const navigate = request.mode === "navigate";
   const cachedResponse = await caches.match(request, navigate ? { ignoreSearch: true } : undefined);
-  if (cachedResponse && navigate && cachedResponse.headers.has("Link")) {
-    // The page's preload of app.wasm is for a first visit: here the wasm
+  if (cachedResponse && navigate && cachedResponse.headers.has("Link") && request.cache !== "no-cache") {
+    // The page's preload of app.wasm is for a first visit and a reload
+    // (a reload's navigation has cache mode no-cache): elsewhere the wasm
     // comes from this cache, and fetched without a preload Chromium
     // reads the code it compiled last time (server/site/loader.go).
     const headers = new Headers(cachedResponse.headers);
