@@ -46,6 +46,7 @@ type Controller struct {
 	copied   string             // the copy button showing "Copied" (copy.go)
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
 	freeze   freezer            // settled chunks shown as copies (freeze.go)
+	draw     drawer             // chunks not drawn yet (draw.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -145,6 +146,8 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 	c.afterApply(c.sess.Store.LoadHistory(h))
 	c.unfreezeAll(ctx)
+	c.draw.forget()
+	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
 	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
 }
@@ -153,12 +156,16 @@ func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
 func (c *Controller) onReset(ctx app.Context, h *wire.History, last wire.EventID) {
 	c.afterApply(c.sess.Store.Reset(h, last))
 	c.unfreezeAll(ctx)
+	c.draw.forget()
+	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
 	c.scrollToEnd(ctx)
 }
 
 // applyFrame applies backend frames. go-app renders once per frame,
 // however many arrive within it.
 func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
+	before := chunkCount(len(c.sess.Store.Items()))
+	defer func() { c.draw.holdBack(before, chunkCount(len(c.sess.Store.Items()))) }()
 	for _, f := range frames {
 		ch := c.sess.Apply(f)
 		c.afterApply(ch)
@@ -420,6 +427,7 @@ func (c *Controller) Render() app.UI {
 		Starting:        !app.IsClient,
 		Resuming:        c.cfg.SessionID != "",
 		Frozen:          c.freeze.marks,
+		Waiting:         c.draw.waiting,
 	})
 }
 

@@ -120,17 +120,17 @@ func settledItem(it *state.Item) bool {
 	return true
 }
 
-// candidates are the chunks a pass may freeze: settled, not among the
-// newest, neither frozen nor being frozen, not blocked; oldest first, at
-// most limit.
-func (f *freezer) candidates(items []*state.Item, copied string, now time.Time, limit int) []int {
+// candidates are the chunks a pass may freeze: drawn (not waiting),
+// settled, not among the newest, neither frozen nor being frozen, not
+// blocked; oldest first, at most limit.
+func (f *freezer) candidates(items []*state.Item, waiting map[int]bool, copied string, now time.Time, limit int) []int {
 	n := (len(items) + components.ChunkSize - 1) / components.ChunkSize
 	var out []int
 	for i := 0; i < n-liveChunks && len(out) < limit; i++ {
 		if _, ok := f.marks[i]; ok {
 			continue
 		}
-		if _, ok := f.pending[i]; ok {
+		if _, ok := f.pending[i]; ok || waiting[i] {
 			continue
 		}
 		part := components.Chunk(items, i)
@@ -197,6 +197,7 @@ func (f *freezer) forget(i int) {
 // gets its copy (and one drawn live loses it) before the page is painted,
 // whatever made the render.
 func (c *Controller) afterRender() {
+	c.drawLater()
 	f := &c.freeze
 	if f.dom == nil || f.scheduled {
 		return
@@ -217,7 +218,7 @@ func (c *Controller) freezePass(ctx app.Context) {
 		ctx.Update()
 	}
 	took := false
-	for _, i := range f.candidates(items, c.copied, now, freezePerPass) {
+	for _, i := range f.candidates(items, c.draw.waiting, c.copied, now, freezePerPass) {
 		m := components.MarkOf(components.Chunk(items, i))
 		if !f.dom.take(i) {
 			f.block(i, m, now)

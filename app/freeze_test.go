@@ -59,13 +59,13 @@ func TestFreezeCandidatesLeaveTheNewestChunksLive(t *testing.T) {
 	f, _ := newFreezer()
 	now := time.Now()
 	items := answers(3*components.ChunkSize + 4) // chunks 0..3
-	assert.Equal(t, []int{0, 1}, f.candidates(items, "", now, 8))
-	assert.Equal(t, []int{0}, f.candidates(items, "", now, 1), "at most limit")
-	assert.Empty(t, f.candidates(answers(2*components.ChunkSize), "", now, 8), "two chunks: both newest")
+	assert.Equal(t, []int{0, 1}, f.candidates(items, nil, "", now, 8))
+	assert.Equal(t, []int{0}, f.candidates(items, nil, "", now, 1), "at most limit")
+	assert.Empty(t, f.candidates(answers(2*components.ChunkSize), nil, "", now, 8), "two chunks: both newest")
 
 	f.marks[0] = components.MarkOf(components.Chunk(items, 0))
 	f.pending[1] = components.MarkOf(components.Chunk(items, 1))
-	assert.Empty(t, f.candidates(items, "", now, 8), "frozen and being frozen")
+	assert.Empty(t, f.candidates(items, nil, "", now, 8), "frozen and being frozen")
 }
 
 func TestFreezeCandidatesRespectBlocks(t *testing.T) {
@@ -76,15 +76,15 @@ func TestFreezeCandidatesRespectBlocks(t *testing.T) {
 
 	f.block(0, m, now)
 	assert.Equal(t, now.Add(retryBlocked), f.blocked[0].until, "first time: tried again after retryBlocked")
-	assert.Empty(t, f.candidates(items, "", now, 8))
-	assert.Equal(t, []int{0}, f.candidates(items, "", now.Add(retryBlocked+time.Millisecond), 8), "the block expired")
+	assert.Empty(t, f.candidates(items, nil, "", now, 8))
+	assert.Equal(t, []int{0}, f.candidates(items, nil, "", now.Add(retryBlocked+time.Millisecond), 8), "the block expired")
 
 	f.block(0, m, now)
 	assert.Equal(t, forever, f.blocked[0].until, "refused again at the same mark: until the reader moves")
-	assert.Empty(t, f.candidates(items, "", now.Add(time.Hour), 8))
+	assert.Empty(t, f.candidates(items, nil, "", now.Add(time.Hour), 8))
 
 	items[5].Rev = 1000 // an item of chunk 0 changed
-	assert.Equal(t, []int{0}, f.candidates(items, "", now, 8), "a block holds for the items it saw")
+	assert.Equal(t, []int{0}, f.candidates(items, nil, "", now, 8), "a block holds for the items it saw")
 }
 
 func TestSettledChunk(t *testing.T) {
@@ -135,7 +135,7 @@ func TestReconcilePlacesDropsAndGivesUp(t *testing.T) {
 	_, frozen = f.marks[2]
 	assert.False(t, frozen)
 	assert.Equal(t, forever, f.blocked[2].until)
-	assert.Equal(t, []int{1}, f.candidates(items, "", now, 8), "0 is frozen, 2 blocked: only 1 (changed) may be taken")
+	assert.Equal(t, []int{1}, f.candidates(items, nil, "", now, 8), "0 is frozen, 2 blocked: only 1 (changed) may be taken")
 
 	// Items replaced (a history load): the marks no longer match.
 	assert.False(t, f.reconcile(answers(10), now))

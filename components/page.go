@@ -62,6 +62,10 @@ type PageProps struct {
 	// drawn frozen only while its items are still those of its mark: any
 	// change draws it live again.
 	Frozen map[int]ChunkMark
+	// Waiting are the chunks (by index) not drawn yet: drawn empty, at an
+	// estimated height, until the app draws them a few at a time
+	// (app/draw.go).
+	Waiting map[int]bool
 }
 
 // ChunkMark names the items of a chunk as they were: the first one's key,
@@ -184,6 +188,10 @@ func conversation(p PageProps) []app.UI {
 	for i := 0; i*ChunkSize < len(items); i++ {
 		part := Chunk(items, i)
 		mark := MarkOf(part)
+		if p.Waiting[i] {
+			chunks = append(chunks, &ChunkView{Rev: mark.Rev, Len: len(part), Waiting: true})
+			continue
+		}
 		if m, ok := p.Frozen[i]; ok && m == mark {
 			chunks = append(chunks, &ChunkView{Rev: mark.Rev, Len: len(part), Frozen: true})
 			continue
@@ -216,11 +224,16 @@ type ChunkView struct {
 	// Frozen: the chunk is drawn empty, and the app puts a static copy of
 	// its items' DOM in it (app/freeze.go).
 	Frozen bool
+	// Waiting: the chunk is drawn empty until the app draws its items.
+	Waiting bool
 }
 
 func (c *ChunkView) Render() app.UI {
 	if c.Frozen {
 		return app.Div().Class("chunk").DataSet("frozen", true)
+	}
+	if c.Waiting {
+		return app.Div().Class("chunk").DataSet("waiting", true)
 	}
 	views := make([]app.UI, len(c.Items))
 	for i, it := range c.Items {

@@ -34,6 +34,8 @@ type fakeBackend struct {
 	onCommand func(frame map[string]any) (ok bool, refusal string)
 	frames    []map[string]any // every client frame received
 	types     []string         // the Content-Type of every command POST
+	// messages is the history's messages (a JSON array); nil for none.
+	messages []byte
 }
 
 func newFakeBackend(status string) *fakeBackend {
@@ -141,10 +143,13 @@ func (b *fakeBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/history"):
 		b.mu.Lock()
-		status := b.status
+		status, messages := b.status, b.messages
 		b.mu.Unlock()
+		if messages == nil {
+			messages = []byte("[]")
+		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"session_id":"s","agent_status":%q,"last_event_id":null,"messages":[],"pending_approval":null}`, status)
+		fmt.Fprintf(w, `{"session_id":"s","agent_status":%q,"last_event_id":null,"messages":%s,"pending_approval":null}`, status, messages)
 	case strings.HasSuffix(r.URL.Path, "/ws"):
 		b.serveWS(w, r)
 	case strings.HasSuffix(r.URL.Path, "/events"):

@@ -118,6 +118,7 @@ func benchLongConversation(t *testing.T) {
 		p.addInitScript(longBenchProbe)
 		p.open(fmt.Sprintf("/?replay=/streams/bench-long-conversation.jsonl&rate=max&warm=%d&lang=en", events-1))
 		p.waitJS(`window.__result`, 4*time.Minute)
+		p.waitJS(allDrawn, 4*time.Minute)
 		if _, err := chromedp.Call(p.ctx, performance.Enable, performance.EnableParams{}); err != nil {
 			t.Fatalf("Performance.enable: %v", err)
 		}

@@ -71,6 +71,8 @@ func TestLongConversation(t *testing.T) {
 	// played as usual.
 	p.open(fmt.Sprintf("/?replay=/streams/bench-long-conversation.jsonl&rate=max&warm=%d&lang=en", events-1))
 	p.waitJS(`window.__result`, 4*time.Minute)
+	// Older chunks are drawn a few at a time after the newest (app/draw.go).
+	p.waitJS(allDrawn, 4*time.Minute)
 	items := `document.querySelectorAll('#conversation .chunk > *')`
 	if n := eval[int](p, items+`.length`); n != 2*groups {
 		t.Fatalf("top-level items: %d, want %d", n, 2*groups)
@@ -127,3 +129,58 @@ func evalAction(js string) chromedp.Action[chromedp.Void] {
 }
 
 func containsText(s, sub string) bool { return strings.Contains(s, sub) }
+
+// allDrawn holds once no chunk of the conversation waits to be drawn.
+const allDrawn = `!document.querySelector('#conversation .chunk[data-waiting]')`
+
+// longHistory is the history messages of the long conversation's groups
+// and answers (PROTOCOL.md section 4), as a JSON array.
+func longHistory(groups int) []byte {
+	msgs := make([]any, 0, 4*groups)
+	for g := 0; g < groups; g++ {
+		id := fmt.Sprintf("t%d", g)
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "display_type": "group_start", "summary": fmt.Sprintf("Group %d", g), "message_type": "step",
+				"tool_calls": []any{map[string]any{"id": id, "name": "search", "args": map[string]any{}, "tool_content_message": fmt.Sprintf("Step of group %d", g)}}},
+			map[string]any{"role": "tool", "display_type": "group_item", "tool_call_id": id, "name": "search", "status": "success", "content": "ok"},
+			map[string]any{"role": "assistant", "display_type": "group_end", "summary": fmt.Sprintf("Group %d", g), "content": []any{}},
+			map[string]any{"role": "assistant", "message_type": "chat", "content": []any{map[string]any{"type": "text", "text": fmt.Sprintf("Answer with needle %d inside.", g)}}},
+		)
+	}
+	b, _ := json.Marshal(msgs)
+	return b
+}
+
+// A long history is drawn newest first: its end is on screen in the
+// render that brings it, the older chunks drawn empty at their estimated
+// height and then for real, a few at a time (app/draw.go), and in the
+// end the whole conversation is there, in order, the reader still at
+// its end.
+func TestLongHistoryDrawsNewestFirst(t *testing.T) {
+	const groups = 1000
+	b := newFakeBackend("idle")
+	b.messages = longHistory(groups)
+	base := b.serve(t)
+	p := newPageWithin(t, 3*time.Minute)
+	p.addInitScript(fmt.Sprintf(`document.addEventListener("DOMContentLoaded", () => {
+  window.__newestWhileWaiting = false;
+  new MutationObserver(() => {
+    const conv = document.getElementById("conversation");
+    if (conv && conv.querySelector(".chunk[data-waiting]") && conv.textContent.includes("needle %d inside")) window.__newestWhileWaiting = true;
+  }).observe(document.body, {childList: true, subtree: true});
+})`, groups-1))
+	p.openAt(base, "/?session=long&lang=en")
+	p.waitJS(fmt.Sprintf(`document.querySelectorAll('#conversation .chunk > *').length === %d && `+allDrawn, 2*groups), 2*time.Minute)
+	if !eval[bool](p, `window.__newestWhileWaiting`) {
+		t.Error("the newest answer was never on the page while older chunks waited to be drawn")
+	}
+	if !eval[bool](p, fmt.Sprintf(`(() => { const text = document.getElementById("conversation").textContent; let at = -1;
+  for (const g of [0, 1, %d, %d, %d]) { const i = text.indexOf("needle " + g + " inside"); if (i <= at) return false; at = i; }
+  return true; })()`, groups/2, groups-2, groups-1)) {
+		t.Error("the conversation's answers are not all there in order")
+	}
+	p.waitJS(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
+	if gap := eval[float64](p, `(c => c.scrollHeight - c.scrollTop - c.clientHeight)(document.getElementById('conversation'))`); gap > 48 {
+		t.Errorf("the reader was moved %.0f px from the conversation's end while older chunks were drawn", gap)
+	}
+}
