@@ -22,18 +22,23 @@ const workerServesWasm = `navigator.serviceWorker.controller && caches.match("/w
 // preload, "fetch" by app.js itself.
 const wasmInitiator = `performance.getEntriesByType("resource").find(e => new URL(e.name).pathname === "/web/app.wasm")?.initiatorType || ""`
 
+// openCodeCacheReplay opens a short replay in a fresh browser (its first
+// visit) and returns the page, once the replay has ended, and its URL.
+func openCodeCacheReplay(t *testing.T) (*page, string) {
+	writeLongConversation(t, filepath.Join("testdata", "bench-codecache-conversation.jsonl"), 100)
+	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"
+	p := newPageWithin(t, 3*time.Minute)
+	p.open(url)
+	p.waitJS(`window.__result`, time.Minute)
+	return p, url
+}
+
 // A new tab runs the code Chromium compiled and kept at an earlier visit
 // instead of compiling app.wasm again: the preload of app.wasm serves a
 // first visit only (server/site/loader.go), since a fetch that takes over
 // a preload from the service worker gets no code cache.
 func TestNewTabRunsCachedWasmCode(t *testing.T) {
-	file := filepath.Join("testdata", "bench-codecache-conversation.jsonl")
-	writeLongConversation(t, file, 100)
-	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"
-
-	first := newPageWithin(t, 3*time.Minute)
-	first.open(url)
-	first.waitJS(`window.__result`, time.Minute)
+	first, url := openCodeCacheReplay(t)
 	if got := eval[string](first, wasmInitiator); got != "link" {
 		t.Errorf("a first visit's app.wasm was requested by %q, want the preload (link)", got)
 	}
@@ -128,13 +133,7 @@ func startTrace[T any](t *testing.T, p *page, categories ...string) (stop func()
 // is parsed: V8 finds the module it compiled in the tab's process, so the
 // code cache a preload forgoes is not needed there.
 func TestReloadPreloadsWasm(t *testing.T) {
-	file := filepath.Join("testdata", "bench-codecache-conversation.jsonl")
-	writeLongConversation(t, file, 100)
-	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"
-
-	p := newPageWithin(t, 3*time.Minute)
-	p.open(url)
-	p.waitJS(`window.__result`, time.Minute)
+	p, _ := openCodeCacheReplay(t)
 	p.waitJS(workerServesWasm, 30*time.Second)
 
 	stop := startTrace[struct{ Name string }](t, p, "v8.wasm")
