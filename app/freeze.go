@@ -124,7 +124,7 @@ func settledItem(it *state.Item) bool {
 // settled, not among the newest, neither frozen nor being frozen, not
 // blocked; oldest first, at most limit.
 func (f *freezer) candidates(items []*state.Item, waiting map[int]bool, copied string, now time.Time, limit int) []int {
-	n := (len(items) + components.ChunkSize - 1) / components.ChunkSize
+	n := chunkCount(len(items))
 	var out []int
 	for i := 0; i < n-liveChunks && len(out) < limit; i++ {
 		if _, ok := f.marks[i]; ok {
