@@ -36,6 +36,10 @@ type Replayer struct {
 	// applied: the UI renders on its own clock, so the last event is
 	// painted only after that render, and the result waits for it.
 	Rendered func(done func())
+	// Drawing, when set, reports whether the page is still drawing what
+	// the warm-up brought (app/draw.go): the run starts once it is done,
+	// as a person's next answer comes after they opened the conversation.
+	Drawing func() bool
 }
 
 // Start fetches the file and plays it. It returns at once.
@@ -58,6 +62,9 @@ func (r *Replayer) Start() {
 			// Let the warm-up render and paint, and collect its garbage,
 			// before the timed run starts.
 			afterFrames(2)
+			for r.Drawing != nil && r.Drawing() {
+				afterFrames(1)
+			}
 			runtime.GC()
 			afterFrames(1)
 		}

@@ -63,6 +63,11 @@ func startReplay(ctx app.Context, c *Controller) {
 			// Defer runs after the render of the frame that follows.
 			ctx.Dispatch(func(ctx app.Context) { ctx.Defer(func(app.Context) { done() }) })
 		},
+		Drawing: func() bool {
+			drawing := make(chan bool, 1)
+			ctx.Dispatch(func(app.Context) { drawing <- len(c.draw.waiting) > 0 })
+			return <-drawing
+		},
 		// A live page makes its Markdown parser while idle before the
 		// first answer; a replay plays at once, so it makes it first.
 		Prepare: func() { components.PrepareMarkdown()() },
