@@ -47,6 +47,9 @@ type Controller struct {
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
 	freeze   freezer            // settled chunks shown as copies (freeze.go)
 	draw     drawer             // chunks not drawn yet (draw.go)
+	// following: a check that the reader follows the newest content is
+	// due after the render (follow.go).
+	following bool
 }
 
 // Routes registers the app's pages; the browser main and the server (which

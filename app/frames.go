@@ -50,19 +50,16 @@ type resetFrame struct {
 // readFrame reads a server frame. A frame it cannot read is passed on as
 // it is: the store counts it as skipped.
 func readFrame(frame []byte) serverFrame {
-	var head struct {
-		Type    json.RawMessage `json:"type"`
-		EventID json.RawMessage `json:"event_id"`
-	}
-	if json.Unmarshal(frame, &head) != nil {
+	typ, eventID, ok := wire.FrameHead(frame)
+	if !ok {
 		return serverFrame{}
 	}
 	var f serverFrame
-	f.id, _ = wire.ParseEventID(head.EventID)
+	f.id, _ = wire.ParseEventID(eventID)
 	if !f.id.IsZero() {
 		return f // a stream event
 	}
-	switch string(head.Type) {
+	switch string(typ) {
 	case `"reset"`:
 		var r struct {
 			LastEventID json.RawMessage `json:"last_event_id"`

@@ -198,6 +198,7 @@ func (f *freezer) forget(i int) {
 // whatever made the render.
 func (c *Controller) afterRender() {
 	c.drawLater()
+	c.followLater()
 	f := &c.freeze
 	if f.dom == nil || f.scheduled {
 		return

@@ -36,10 +36,19 @@ func newChunkDOM(ctx app.Context, c *Controller) chunkDOM {
 	return d
 }
 
-// chunk is chunk i's element (the conversation's children are its chunks,
-// then the scroll anchor), or undefined.
+// list is the element whose children are the chunks (components/page.go),
+// or null while the conversation has none.
+func (d *pageChunks) list() js.Value {
+	return d.conv.Call("querySelector", ":scope > .chunks")
+}
+
+// chunk is chunk i's element, or undefined.
 func (d *pageChunks) chunk(i int) js.Value {
-	el := d.conv.Get("children").Index(i)
+	list := d.list()
+	if !list.Truthy() {
+		return js.Undefined()
+	}
+	el := list.Get("children").Index(i)
 	if !el.Truthy() || !el.Get("classList").Call("contains", "chunk").Bool() {
 		return js.Undefined()
 	}
@@ -130,10 +139,11 @@ func (d *pageChunks) frozenChunkOf(node js.Value) (int, js.Value) {
 		return -1, js.Undefined()
 	}
 	ch := node.Call("closest", ".chunk[data-frozen]")
-	if !ch.Truthy() || !ch.Get("parentNode").Equal(d.conv) {
+	list := d.list()
+	if !ch.Truthy() || !list.Truthy() || !ch.Get("parentNode").Equal(list) {
 		return -1, js.Undefined()
 	}
-	return indexOf(d.conv.Get("children"), ch), ch
+	return indexOf(list.Get("children"), ch), ch
 }
 
 // target names a control so that the same control can be found once its
@@ -220,10 +230,11 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 			return
 		}
 		ch := node.Call("closest", ".chunk")
-		if !ch.Truthy() || !ch.Get("parentNode").Equal(d.conv) || ch.Call("hasAttribute", "data-frozen").Bool() {
+		list := d.list()
+		if !ch.Truthy() || !list.Truthy() || !ch.Get("parentNode").Equal(list) || ch.Call("hasAttribute", "data-frozen").Bool() {
 			return
 		}
-		i := indexOf(d.conv.Get("children"), ch)
+		i := indexOf(list.Get("children"), ch)
 		_, frozen := c.freeze.marks[i]
 		_, pending := c.freeze.pending[i]
 		if pending || frozen && !c.freeze.placed[i] {

@@ -14,8 +14,10 @@ import (
 type Events struct {
 	// OnHistory delivers the history loaded at the start.
 	OnHistory func(*wire.History)
-	// OnFrame delivers a stream event, once.
-	OnFrame func([]byte)
+	// OnFrames delivers stream events, each once, in order: those the
+	// transport received together come in one call, so that the page
+	// applies them, and draws what they make, together.
+	OnFrames func([][]byte)
 	// OnState reports the connection's state.
 	OnState func(ConnState)
 	// OnResult reports a command's outcome.
@@ -83,26 +85,68 @@ func (l *link) reset(r *resetFrame) {
 // result, or a reset. id is the event id the transport read beside the
 // frame (SSE), if any.
 func (l *link) receive(frame []byte, f serverFrame, id wire.EventID) {
+	if l.control(f) {
+		return
+	}
+	if l.fresh(id, f) {
+		l.OnFrames([][]byte{frame})
+	}
+}
+
+// receiveAll passes on frames received together, in order: the stream
+// events among them in one OnFrames call, or, around a command's result
+// or a reset, in one call before it and one after.
+func (l *link) receiveAll(frames [][]byte) {
+	var events [][]byte
+	for _, frame := range frames {
+		f := readFrame(frame)
+		if f.reset != nil || f.result != nil {
+			if len(events) > 0 {
+				l.OnFrames(events)
+				events = nil
+			}
+			l.control(f)
+			continue
+		}
+		if l.fresh(wire.EventID{}, f) {
+			events = append(events, frame)
+		}
+	}
+	if len(events) > 0 {
+		l.OnFrames(events)
+	}
+}
+
+// control handles a reset or a command's result and reports whether f
+// was one.
+func (l *link) control(f serverFrame) bool {
 	switch {
 	case f.reset != nil:
 		l.reset(f.reset)
-		return
 	case f.result != nil:
 		if l.OnResult != nil {
 			l.OnResult(*f.result)
 		}
-		return
+	default:
+		return false
 	}
+	return true
+}
+
+// fresh reports whether a stream event is to be delivered: not when its
+// id (the transport's, else the frame's) shows it was delivered before.
+// It records the id as the last delivered.
+func (l *link) fresh(id wire.EventID, f serverFrame) bool {
 	if id.IsZero() {
 		id = f.id
 	}
 	if !id.IsZero() {
 		if !l.last.IsZero() && id.Compare(l.last) <= 0 {
-			return
+			return false
 		}
 		l.last = id
 	}
-	l.OnFrame(frame)
+	return true
 }
 
 // enqueueLocked keeps a frame for the next connection. The caller holds

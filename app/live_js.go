@@ -111,11 +111,11 @@ func (l *Live) session(ctx context.Context) error {
 	}
 	l.OnState(ConnOpen)
 	for {
-		msg, err := c.Read(ctx)
+		msgs, err := c.Read(ctx)
 		if err != nil {
 			return nil
 		}
-		l.receive(msg, readFrame(msg), wire.EventID{})
+		l.receiveAll(msgs)
 	}
 }
 

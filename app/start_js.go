@@ -24,8 +24,8 @@ func startLive(ctx app.Context, c *Controller) {
 		OnHistory: func(h *wire.History) {
 			ctx.Dispatch(func(ctx app.Context) { c.onHistory(ctx, h) })
 		},
-		OnFrame: func(frame []byte) {
-			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, frame) })
+		OnFrames: func(frames [][]byte) {
+			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, frames...) })
 		},
 		OnState: func(s ConnState) {
 			ctx.Dispatch(func(ctx app.Context) { c.onConnState(ctx, s) })

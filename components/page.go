@@ -207,7 +207,15 @@ func conversation(p PageProps) []app.UI {
 		}
 		chunks = append(chunks, &ChunkView{Items: part, Rev: mark.Rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: CopiedIn(p.Copied, part)})
 	}
-	return append(chunks, app.Div().Class("scroll-anchor").Aria("hidden", true))
+	// The chunks have a box of their own (display: contents) so that the
+	// anchor after them stays one element: go-app diffs children by
+	// position, and as the anchor's position took a new chunk it replaced
+	// the anchor, and the browser lost the scroll anchor it had chosen
+	// (the reader at the end stayed where the new chunk began).
+	return []app.UI{
+		app.Div().Class("chunks").Body(chunks...),
+		app.Div().Class("scroll-anchor").Aria("hidden", true),
+	}
 }
 
 // ChunkView renders a run of top-level items; it re-renders only when one

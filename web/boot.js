@@ -17,7 +17,8 @@
  *
  * It also keeps, for the page's whole life, the conversation's reading
  * mark (below): a check on every scroll event, cheaper here than a call
- * into the wasm for each.
+ * into the wasm for each; and, for the same reason, it gathers a
+ * WebSocket's messages for the app (stepwiseQueue).
  */
 (function () {
   "use strict";
@@ -35,7 +36,57 @@
     if (conv.id !== "conversation") return;
     var now = conv.scrollHeight - conv.scrollTop - conv.clientHeight > 48;
     if (now !== conv.hasAttribute("data-reading")) conv.toggleAttribute("data-reading", now);
+    conv.stepwiseScrolled = conv.scrollTop > 0;
   }, { capture: true, passive: true });
+
+  // The anchor does not work at the very top: browsers anchor no scroller
+  // scrolled to offset 0, so a conversation that starts short (a first
+  // answer, a stream replayed on reload) and grows past the screen would
+  // keep the reader at its top. The app calls stepwiseFollow() after its
+  // renders (app/follow.go): while the conversation is at its top and not
+  // being read there, once its content overflows it goes to the end.
+  // Until a scroll event has said otherwise, a conversation is at its top;
+  // anywhere else the call reads no layout.
+  window.stepwiseFollow = function () {
+    var conv = document.getElementById("conversation");
+    if (!conv || conv.stepwiseScrolled || conv.hasAttribute("data-reading")) return;
+    if (conv.scrollHeight > conv.clientHeight) {
+      conv.scrollTop = conv.scrollHeight;
+      conv.stepwiseScrolled = conv.scrollTop > 0;
+    }
+  };
+
+  // stepwiseQueue(socket, wake) keeps the data of the socket's message
+  // events and calls wake() once, from a task of its own, for all those
+  // that came meanwhile. A backend that replays its log sends thousands of
+  // messages at once; a call into the wasm for each (each applied, and
+  // drawn, apart) took 20-40 s for 40,000 of them (app/jsws). It returns
+  // take(), which empties the queue, and stop(), after which wake is never
+  // called (the app lets go of it).
+  window.stepwiseQueue = function (socket, wake) {
+    var queue = [];
+    var stopped = false;
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      if (!stopped) wake();
+    };
+    function onMessage(e) {
+      if (stopped) return;
+      // Only the first message of a batch asks for a wake: the wake's task
+      // comes after the messages the browser already holds.
+      if (queue.push(e.data) === 1) channel.port2.postMessage(null);
+    }
+    socket.addEventListener("message", onMessage);
+    return {
+      take: function () { var q = queue; queue = []; return q; },
+      stop: function () {
+        stopped = true;
+        queue = [];
+        socket.removeEventListener("message", onMessage);
+        channel.port1.close();
+      }
+    };
+  };
 
   if (root.dataset.stepwise === "ready") return; // the app already runs
 

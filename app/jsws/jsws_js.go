@@ -25,6 +25,10 @@ type Conn struct {
 	ws        js.Value
 	readLimit int
 
+	// batch is web/boot.js's stepwiseQueue for this socket (take, stop),
+	// undefined without it (then each message is queued by received).
+	batch js.Value
+
 	mu      sync.Mutex
 	queue   [][]byte      // messages received and not yet read
 	signal  chan struct{} // a message was queued (capacity 1)
@@ -53,7 +57,16 @@ func Dial(ctx context.Context, url string) (c *Conn, err error) {
 	c.ws.Set("binaryType", "arraybuffer")
 	opened := make(chan struct{})
 	c.on("open", func(js.Value) { close(opened) })
-	c.on("message", c.received)
+	if q := js.Global().Get("stepwiseQueue"); q.Type() == js.TypeFunction {
+		wake := js.FuncOf(func(js.Value, []js.Value) any {
+			c.wake()
+			return nil
+		})
+		c.funcs = append(c.funcs, wake)
+		c.batch = q.Invoke(c.ws, wake)
+	} else {
+		c.on("message", c.received)
+	}
 	c.on("close", func(e js.Value) {
 		c.close(errors.New("websocket: closed (" + strconv.Itoa(e.Get("code").Int()) + ")"))
 	})
@@ -81,46 +94,82 @@ func (c *Conn) on(name string, fn func(js.Value)) {
 	c.ws.Set("on"+name, f)
 }
 
-// received queues a message event's data (text, or binary as bytes).
+// received queues a message event's data.
 func (c *Conn) received(e js.Value) {
-	data := e.Get("data")
-	var b []byte
-	if data.Type() == js.TypeString {
-		b = []byte(data.String())
-	} else {
-		arr := js.Global().Get("Uint8Array").New(data)
-		b = make([]byte, arr.Length())
-		js.CopyBytesToGo(b, arr)
-	}
+	b := messageBytes(e.Get("data"))
 	c.mu.Lock()
 	c.queue = append(c.queue, b)
 	c.mu.Unlock()
+	c.wake()
+}
+
+// wake tells Read that messages wait.
+func (c *Conn) wake() {
 	select {
 	case c.signal <- struct{}{}:
 	default:
 	}
 }
 
+// takeBatch moves the messages stepwiseQueue holds to the queue.
+func (c *Conn) takeBatch() {
+	if c.batch.IsUndefined() {
+		return
+	}
+	data := c.batch.Call("take")
+	n := data.Length()
+	if n == 0 {
+		return
+	}
+	msgs := make([][]byte, n)
+	for i := range msgs {
+		msgs[i] = messageBytes(data.Index(i))
+	}
+	c.mu.Lock()
+	c.queue = append(c.queue, msgs...)
+	c.mu.Unlock()
+}
+
+// messageBytes is a message's data as bytes (text, or binary: the socket's
+// binaryType is arraybuffer).
+func messageBytes(data js.Value) []byte {
+	if data.Type() == js.TypeString {
+		return []byte(data.String())
+	}
+	arr := js.Global().Get("Uint8Array").New(data)
+	b := make([]byte, arr.Length())
+	js.CopyBytesToGo(b, arr)
+	return b
+}
+
 // SetReadLimit sets the largest message Read accepts (32 KiB until set);
 // a larger one closes the connection.
 func (c *Conn) SetReadLimit(n int) { c.readLimit = n }
 
-// Read returns the next message in the order received. When ctx ends it
-// closes the connection; once the connection is closed and every message
-// received has been read, it returns the reason.
-func (c *Conn) Read(ctx context.Context) ([]byte, error) {
+// Read returns the messages received and not yet read, at least one, in
+// the order received: those that came together are read together (web/
+// boot.js gathers them), so that the reader can handle them as one. When
+// ctx ends it closes the connection; once the connection is closed and
+// every message received has been read, it returns the reason.
+func (c *Conn) Read(ctx context.Context) ([][]byte, error) {
 	for {
+		c.takeBatch()
 		c.mu.Lock()
 		if len(c.queue) > 0 {
-			b := c.queue[0]
-			c.queue[0] = nil
-			c.queue = c.queue[1:]
+			msgs := c.queue
+			c.queue = nil
 			c.mu.Unlock()
-			if len(b) > c.readLimit {
-				c.closeWith("message too big")
-				return nil, errors.New("websocket: message of " + strconv.Itoa(len(b)) + " bytes over the read limit")
+			for i, b := range msgs {
+				if len(b) > c.readLimit {
+					// Those before it are read; then the connection is closed.
+					c.closeWith("message too big")
+					if i > 0 {
+						return msgs[:i], nil
+					}
+					return nil, errors.New("websocket: message of " + strconv.Itoa(len(b)) + " bytes over the read limit")
+				}
 			}
-			return b, nil
+			return msgs, nil
 		}
 		c.mu.Unlock()
 		select {
@@ -179,6 +228,10 @@ func (c *Conn) closeWith(reason string) {
 func (c *Conn) close(err error) {
 	c.closeMu.Do(func() {
 		c.err = err
+		if !c.batch.IsUndefined() {
+			c.takeBatch() // what came before the close is still read
+			c.batch.Call("stop")
+		}
 		for _, name := range []string{"open", "message", "close"} {
 			c.ws.Set("on"+name, js.Null())
 		}

@@ -24,7 +24,7 @@ const shapeOf = `(function shape(n) {
 // the fewest and most items a chunk holds: a chunk drawn empty or holding
 // a copy beside its live items would show.
 const watchChunks = `window.__chunks = {min: 1e9, max: 0}; new MutationObserver(() => {
-  for (const c of document.querySelectorAll('#conversation > .chunk')) {
+  for (const c of document.querySelectorAll('#conversation > .chunks > .chunk')) {
     window.__chunks.min = Math.min(window.__chunks.min, c.children.length);
     window.__chunks.max = Math.max(window.__chunks.max, c.children.length);
   }
@@ -46,7 +46,7 @@ func checkChunks(t *testing.T, p *page) {
 // chunks.
 const groups = 400
 
-const chunks = `document.querySelectorAll('#conversation > .chunk')`
+const chunks = `document.querySelectorAll('#conversation > .chunks > .chunk')`
 
 // openFrozenConversation plays a conversation of groups into p (focused:
 // focus events fire only in a focused page) and waits until every chunk but
@@ -154,7 +154,7 @@ func TestFrozenChunkFollowsItsItems(t *testing.T) {
 	p.open("/?session=late-result&lang=en")
 	p.waitConnected()
 	p.send("/late-result")
-	first := `document.querySelectorAll('#conversation > .chunk')[0]`
+	first := `document.querySelectorAll('#conversation > .chunks > .chunk')[0]`
 	p.waitJS(first+`.hasAttribute('data-frozen') && `+first+`.firstChild !== null`, 60*time.Second)
 	// After every task (a MutationObserver's callback), no chunk is empty
 	// and none holds more than its 32 items.

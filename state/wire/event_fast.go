@@ -235,6 +235,16 @@ func (d *fastDecoder) intPtr(dst **int) bool {
 // bytes), checked with json.Valid when it is an object or an array.
 func (d *fastDecoder) raw(dst *json.RawMessage) bool {
 	start := d.pos
+	if !d.skip() {
+		return false
+	}
+	*dst = append(json.RawMessage(nil), d.data[start:d.pos]...)
+	return true
+}
+
+// skip moves past any value, checked as raw checks it.
+func (d *fastDecoder) skip() bool {
+	start := d.pos
 	if d.pos >= len(d.data) {
 		return false
 	}
@@ -266,7 +276,6 @@ func (d *fastDecoder) raw(dst *json.RawMessage) bool {
 	default:
 		return false
 	}
-	*dst = append(json.RawMessage(nil), d.data[start:d.pos]...)
 	return true
 }
 

@@ -1,0 +1,5 @@
+//go:build !(js && wasm)
+
+package app
+
+func followEnd() {}
