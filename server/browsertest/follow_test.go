@@ -1,0 +1,109 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// longConversationEvents is writeLongConversation's stream of n groups as
+// events for fakeBackend.emit, which numbers them itself.
+func longConversationEvents(t *testing.T, n int) []string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "conversation.jsonl")
+	writeLongConversation(t, file, n)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var events []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ev map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		delete(ev, "event_id")
+		out, _ := json.Marshal(ev)
+		events = append(events, string(out))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// gapToEnd is how far the reader is from the conversation's end, after
+// two frames so that layout and scroll anchoring have settled.
+func gapToEnd(p *page) float64 {
+	p.waitJS(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
+	return eval[float64](p, `(c => c.scrollHeight - c.scrollTop - c.clientHeight)(document.getElementById('conversation'))`)
+}
+
+// A reader who never scrolled follows a conversation that starts on an
+// empty page and grows past the screen: the browser anchors no scroller
+// at offset 0, so without following they would stay at its top while
+// the answers came in below.
+func TestFollowsFromTheTop(t *testing.T) {
+	const groups = 30
+	events := longConversationEvents(t, groups)
+	b := newFakeBackend("idle")
+	base := b.serve(t)
+	p := newPageWithin(t, 2*time.Minute)
+	p.do(chromedp.Navigate(base + "/?session=follow&lang=en"))
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, time.Minute)
+	for i, ev := range events {
+		b.emit(ev)
+		if i%10 == 0 { // a few events per frame, as an agent streams them
+			p.waitJS(`new Promise(r => requestAnimationFrame(() => r(true)))`, 10*time.Second)
+		}
+	}
+	p.waitJS(fmt.Sprintf(`document.getElementById("conversation").textContent.includes("needle %d inside")`, groups-1), time.Minute)
+	if eval[float64](p, `(c => c.scrollHeight - c.clientHeight)(document.getElementById('conversation'))`) < 200 {
+		t.Fatal("the conversation does not overflow the screen: nothing to follow")
+	}
+	if gap := gapToEnd(p); gap > 48 {
+		t.Errorf("the reader stayed %.0f px above the newest answer", gap)
+	}
+}
+
+// Opening a conversation that the backend replays as a stream (its
+// history empty, its log long) puts the newest answer on screen before
+// the older chunks are drawn, and ends with the whole conversation in
+// order and the reader at its end.
+func TestReplayedStreamOpensAtItsEnd(t *testing.T) {
+	const groups = 1000
+	b := newFakeBackend("idle")
+	b.emit(longConversationEvents(t, groups)...)
+	base := b.serve(t)
+	p := newPageWithin(t, 3*time.Minute)
+	p.addInitScript(fmt.Sprintf(`document.addEventListener("DOMContentLoaded", () => {
+  window.__newestWhileWaiting = false;
+  new MutationObserver(() => {
+    const conv = document.getElementById("conversation");
+    if (conv && conv.querySelector(".chunk[data-waiting]") && conv.textContent.includes("needle %d inside")) window.__newestWhileWaiting = true;
+  }).observe(document.body, {childList: true, subtree: true});
+})`, groups-1))
+	p.openAt(base, "/?session=replayed&lang=en")
+	p.waitJS(fmt.Sprintf(`document.querySelectorAll('#conversation .chunk > *').length === %d && `+allDrawn, 2*groups), 2*time.Minute)
+	if !eval[bool](p, `window.__newestWhileWaiting`) {
+		t.Error("the newest answer was never on the page while older chunks waited to be drawn")
+	}
+	if !eval[bool](p, fmt.Sprintf(`(() => { const text = document.getElementById("conversation").textContent; let at = -1;
+  for (const g of [0, 1, %d, %d, %d]) { const i = text.indexOf("needle " + g + " inside"); if (i <= at) return false; at = i; }
+  return true; })()`, groups/2, groups-2, groups-1)) {
+		t.Error("the conversation's answers are not all there in order")
+	}
+	if gap := gapToEnd(p); gap > 48 {
+		t.Errorf("the reader ended %.0f px above the newest answer", gap)
+	}
+}
