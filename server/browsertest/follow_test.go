@@ -107,3 +107,31 @@ func TestReplayedStreamOpensAtItsEnd(t *testing.T) {
 		t.Errorf("the reader ended %.0f px above the newest answer", gap)
 	}
 }
+
+// A reader at the end of a long conversation stays there while a new
+// answer adds chunk after chunk below: the scroll anchor after the last
+// item must stay one element for the browser to keep it (components/page.go
+// wraps the chunks for that), where a replaced anchor left them behind.
+func TestFollowsAtTheEnd(t *testing.T) {
+	const before, after = 100, 60
+	b := newFakeBackend("idle")
+	b.messages = longHistory(before)
+	base := b.serve(t)
+	p := newPageWithin(t, 2*time.Minute)
+	p.openAt(base, "/?session=end&lang=en")
+	p.waitJS(fmt.Sprintf(`document.getElementById("conversation").textContent.includes("needle %d inside") && `+allDrawn, before-1), time.Minute)
+	if gap := gapToEnd(p); gap > 48 {
+		t.Fatalf("the conversation opened %.0f px above its end", gap)
+	}
+	events := longConversationEvents(t, after)
+	for i, ev := range events {
+		b.emit(ev)
+		if i%10 == 0 {
+			p.waitJS(`new Promise(r => requestAnimationFrame(() => r(true)))`, 10*time.Second)
+		}
+	}
+	p.waitJS(fmt.Sprintf(`document.querySelectorAll('#conversation .chunk > *').length === %d`, 2*before+2*after), time.Minute)
+	if gap := gapToEnd(p); gap > 48 {
+		t.Errorf("the reader stayed %.0f px above the newest answer", gap)
+	}
+}
