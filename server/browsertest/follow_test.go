@@ -135,3 +135,35 @@ func TestFollowsAtTheEnd(t *testing.T) {
 		t.Errorf("the reader stayed %.0f px above the newest answer", gap)
 	}
 }
+
+// The newest chunk has its real height from the first layout after it
+// came. Counted at the estimate of a chunk not yet rendered (2,400 px), a
+// conversation of one short answer overflowed the screen: following it
+// there, the reader was put back at the top once the chunk had its real
+// size, and, the conversation overflowing by then, was taken for one
+// reading there and never followed again (2 loads in 30 of a replayed
+// 10,000-item conversation ended at the top).
+func TestNewestChunkHasItsRealHeight(t *testing.T) {
+	b := newFakeBackend("idle")
+	base := b.serve(t)
+	p := newPageWithin(t, 2*time.Minute)
+	p.do(chromedp.Navigate(base + "/?session=first&lang=en"))
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, time.Minute)
+	// Layout is read as the chunk comes, before the browser renders it.
+	p.waitJS(`(() => { window.__firstOverflow = null;
+  const conv = document.getElementById("conversation");
+  new MutationObserver((_, obs) => {
+    if (!conv.querySelector(".chunk > *")) return;
+    window.__firstOverflow = conv.scrollHeight - conv.clientHeight;
+    obs.disconnect();
+  }).observe(conv, {childList: true, subtree: true});
+  return true; })()`, 10*time.Second)
+	b.emit(`{"type":"message_start","message":{"id":"m","role":"assistant","message_type":"chat"}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"A short answer."}}`,
+		`{"type":"content_block_stop","index":0}`)
+	p.waitJS(`window.__firstOverflow !== null`, time.Minute)
+	if overflow := eval[float64](p, `window.__firstOverflow`); overflow > 0 {
+		t.Errorf("one short answer overflowed the conversation by %.0f px in the layout after it came", overflow)
+	}
+}
