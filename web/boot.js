@@ -57,31 +57,54 @@
   };
 
   // stepwiseQueue(socket, wake) keeps the data of the socket's message
-  // events and calls wake() once, from a task of its own, for all those
-  // that came meanwhile. A backend that replays its log sends thousands of
-  // messages at once; a call into the wasm for each (each applied, and
-  // drawn, apart) took 20-40 s for 40,000 of them (app/jsws). It returns
-  // take(), which empties the queue, and stop(), after which wake is never
-  // called (the app lets go of it).
+  // events and calls wake(), from a task of its own, when some wait. A
+  // backend that replays its log sends thousands of messages at once; a
+  // call into the wasm for each (each applied, and drawn, apart) took
+  // 20-40 s for 40,000 of them (app/jsws). It returns take(max), which
+  // hands over the oldest max messages (all without max) and, if some are
+  // left, calls wake again from a later task, so that the page paints and
+  // answers between batches; and stop(), after which wake is never called
+  // (the app lets go of it).
   window.stepwiseQueue = function (socket, wake) {
     var queue = [];
+    var head = 0; // queue[head:] wait
+    var posted = false; // a wake is on its way
     var stopped = false;
     var channel = new MessageChannel();
+    function post() {
+      if (posted || stopped) return;
+      posted = true;
+      channel.port2.postMessage(null);
+    }
     channel.port1.onmessage = function () {
+      posted = false;
       if (!stopped) wake();
     };
     function onMessage(e) {
       if (stopped) return;
-      // Only the first message of a batch asks for a wake: the wake's task
-      // comes after the messages the browser already holds.
-      if (queue.push(e.data) === 1) channel.port2.postMessage(null);
+      queue.push(e.data);
+      // The wake's task comes after the messages the browser already
+      // holds: they are taken together.
+      post();
     }
     socket.addEventListener("message", onMessage);
     return {
-      take: function () { var q = queue; queue = []; return q; },
+      take: function (max) {
+        var end = max > 0 ? Math.min(queue.length, head + max) : queue.length;
+        var batch = queue.slice(head, end);
+        head = end;
+        if (head === queue.length) {
+          queue = [];
+          head = 0;
+        } else {
+          post();
+        }
+        return batch;
+      },
       stop: function () {
         stopped = true;
         queue = [];
+        head = 0;
         socket.removeEventListener("message", onMessage);
         channel.port1.close();
       }
