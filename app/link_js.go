@@ -80,19 +80,6 @@ func (l *link) reset(r *resetFrame) {
 	l.OnReset(h, r.last)
 }
 
-// receive passes on one frame from the server, f as readFrame read it: a
-// stream event (unless its id shows it was delivered before), a command's
-// result, or a reset. id is the event id the transport read beside the
-// frame (SSE), if any.
-func (l *link) receive(frame []byte, f serverFrame, id wire.EventID) {
-	if l.control(f) {
-		return
-	}
-	if l.fresh(id, f) {
-		l.OnFrames([][]byte{frame})
-	}
-}
-
 // receiveAll passes on frames received together, in order: the stream
 // events among them in one OnFrames call, or, around a command's result
 // or a reset, in one call before it and one after.

@@ -11,6 +11,11 @@ import (
 	"stepwise/state/wire"
 )
 
+// sseBatch is the most messages of an event stream passed on in one task:
+// the rest come in later tasks, so that the page paints between them (as
+// app/jsws's readBatch).
+const sseBatch = 4096
+
 // SSE connects a session over Server-Sent Events, for backends or proxies
 // without WebSocket. Each EventSource asks for the events after the last
 // one delivered (?last_event_id=); when it fails, a new one replaces it
@@ -47,8 +52,12 @@ func (s *SSE) connect(attempt int) {
 	}
 	es := js.Global().Get("EventSource").New(u)
 	var onOpen, onMessage, onError js.Func
+	var batch js.Value // web/boot.js's stepwiseQueue for es, if there
 	closeSource := func() {
 		es.Call("close")
+		if !batch.IsUndefined() {
+			batch.Call("stop")
+		}
 		onOpen.Release()
 		onMessage.Release()
 		onError.Release()
@@ -65,10 +74,18 @@ func (s *SSE) connect(attempt int) {
 		s.OnState(ConnOpen)
 		return nil
 	})
-	onMessage = js.FuncOf(func(this js.Value, args []js.Value) any {
-		data := []byte(args[0].Get("data").String())
+	// drain passes on up to max of the messages stepwiseQueue holds (all
+	// if 0); it reports false if one was a reset, which closed the source.
+	drain := func(int) bool { return true }
+	// handle passes on one message; it reports false once the source is
+	// closed, the messages after it dropped.
+	handle := func(data []byte, lastEventID string, events *[][]byte) bool {
 		f := readFrame(data)
 		if f.reset != nil {
+			if len(*events) > 0 {
+				s.OnFrames(*events)
+				*events = nil
+			}
 			// The browser would resume this source after the id it
 			// saw last, which the server no longer has: start a new one
 			// after the reset, once the history is in (no event may
@@ -78,12 +95,59 @@ func (s *SSE) connect(attempt int) {
 				s.reset(f.reset)
 				s.connect(0)
 			}()
-			return nil
+			return false
 		}
-		s.receive(data, f, wire.MakeEventID(args[0].Get("lastEventId").String()))
-		return nil
-	})
+		if f.result != nil {
+			if len(*events) > 0 {
+				s.OnFrames(*events)
+				*events = nil
+			}
+			s.control(f)
+			return true
+		}
+		if s.fresh(wire.MakeEventID(lastEventID), f) {
+			*events = append(*events, data)
+		}
+		return true
+	}
+	if queue := js.Global().Get("stepwiseQueue"); queue.Type() == js.TypeFunction {
+		// Messages that came together are passed on together, as over
+		// WebSocket (app/jsws): a backend replaying a long log sends
+		// thousands at once.
+		drain = func(max int) bool {
+			msgs := batch.Call("take", max)
+			var events [][]byte
+			for i, n := 0, msgs.Length(); i < n; i++ {
+				m := msgs.Index(i)
+				if !handle([]byte(m.Index(0).String()), m.Index(1).String(), &events) {
+					return false
+				}
+			}
+			if len(events) > 0 {
+				s.OnFrames(events)
+			}
+			return true
+		}
+		onMessage = js.FuncOf(func(this js.Value, args []js.Value) any {
+			drain(sseBatch)
+			return nil
+		})
+		batch = queue.Invoke(es, onMessage, true)
+	} else {
+		onMessage = js.FuncOf(func(this js.Value, args []js.Value) any {
+			var events [][]byte
+			handle([]byte(args[0].Get("data").String()), args[0].Get("lastEventId").String(), &events)
+			if len(events) > 0 {
+				s.OnFrames(events)
+			}
+			return nil
+		})
+		es.Set("onmessage", onMessage)
+	}
 	onError = js.FuncOf(func(this js.Value, args []js.Value) any {
+		if !drain(0) { // what came before the error is still passed on
+			return nil // a reset closed the source and starts the next
+		}
 		s.mu.Lock()
 		s.open = false
 		s.mu.Unlock()
@@ -96,7 +160,6 @@ func (s *SSE) connect(attempt int) {
 		return nil
 	})
 	es.Set("onopen", onOpen)
-	es.Set("onmessage", onMessage)
 	es.Set("onerror", onError)
 }
 

@@ -56,8 +56,10 @@
     }
   };
 
-  // stepwiseQueue(socket, wake) keeps the data of the socket's message
-  // events and calls wake(), from a task of its own, when some wait. A
+  // stepwiseQueue(socket, wake, withIds) keeps the data of the socket's
+  // (a WebSocket's or an EventSource's) message events, with withIds
+  // [data, lastEventId] pairs, and calls wake(), from a task of its own,
+  // when some wait. A
   // backend that replays its log sends thousands of messages at once; a
   // call into the wasm for each (each applied, and drawn, apart) took
   // 20-40 s for 40,000 of them (app/jsws). It returns take(max), which
@@ -65,7 +67,7 @@
   // left, calls wake again from a later task, so that the page paints and
   // answers between batches; and stop(), after which wake is never called
   // (the app lets go of it).
-  window.stepwiseQueue = function (socket, wake) {
+  window.stepwiseQueue = function (socket, wake, withIds) {
     var queue = [];
     var head = 0; // queue[head:] wait
     var posted = false; // a wake is on its way
@@ -82,7 +84,7 @@
     };
     function onMessage(e) {
       if (stopped) return;
-      queue.push(e.data);
+      queue.push(withIds ? [e.data, e.lastEventId] : e.data);
       // The wake's task comes after the messages the browser already
       // holds: they are taken together.
       post();

@@ -79,8 +79,16 @@ func TestFollowsFromTheTop(t *testing.T) {
 // Opening a conversation that the backend replays as a stream (its
 // history empty, its log long) puts the newest answer on screen before
 // the older chunks are drawn, and ends with the whole conversation in
-// order and the reader at its end.
+// order and the reader at its end, over either transport: a backlog
+// that came at once is read in batches (web/boot.js's stepwiseQueue),
+// more than one of them here (~9,000 events).
 func TestReplayedStreamOpensAtItsEnd(t *testing.T) {
+	for _, transport := range []string{"ws", "sse"} {
+		t.Run(transport, func(t *testing.T) { testReplayedStreamOpensAtItsEnd(t, transport) })
+	}
+}
+
+func testReplayedStreamOpensAtItsEnd(t *testing.T, transport string) {
 	const groups = 1000
 	b := newFakeBackend("idle")
 	b.emit(longConversationEvents(t, groups)...)
@@ -93,8 +101,10 @@ func TestReplayedStreamOpensAtItsEnd(t *testing.T) {
     if (conv && conv.querySelector(".chunk[data-waiting]") && conv.textContent.includes("needle %d inside")) window.__newestWhileWaiting = true;
   }).observe(document.body, {childList: true, subtree: true});
 })`, groups-1))
-	p.openAt(base, "/?session=replayed&lang=en")
+	start := time.Now()
+	p.openAt(base, "/?session=replayed&lang=en&transport="+transport)
 	p.waitJS(fmt.Sprintf(`document.querySelectorAll('#conversation .chunk > *').length === %d && `+allDrawn, 2*groups), 2*time.Minute)
+	t.Logf("%d items drawn %v after navigation", 2*groups, time.Since(start).Round(time.Millisecond))
 	if !eval[bool](p, `window.__newestWhileWaiting`) {
 		t.Error("the newest answer was never on the page while older chunks waited to be drawn")
 	}
