@@ -94,28 +94,7 @@ func testReplayedStreamOpensAtItsEnd(t *testing.T, transport string) {
 	b.emit(longConversationEvents(t, groups)...)
 	base := b.serve(t)
 	p := newPageWithin(t, 3*time.Minute)
-	p.addInitScript(fmt.Sprintf(`document.addEventListener("DOMContentLoaded", () => {
-  window.__newestWhileWaiting = false;
-  new MutationObserver(() => {
-    const conv = document.getElementById("conversation");
-    if (conv && conv.querySelector(".chunk[data-waiting]") && conv.textContent.includes("needle %d inside")) window.__newestWhileWaiting = true;
-  }).observe(document.body, {childList: true, subtree: true});
-})`, groups-1))
-	start := time.Now()
-	p.openAt(base, "/?session=replayed&lang=en&transport="+transport)
-	p.waitJS(fmt.Sprintf(`document.querySelectorAll('#conversation .chunk > *').length === %d && `+allDrawn, 2*groups), 2*time.Minute)
-	t.Logf("%d items drawn %v after navigation", 2*groups, time.Since(start).Round(time.Millisecond))
-	if !eval[bool](p, `window.__newestWhileWaiting`) {
-		t.Error("the newest answer was never on the page while older chunks waited to be drawn")
-	}
-	if !eval[bool](p, fmt.Sprintf(`(() => { const text = document.getElementById("conversation").textContent; let at = -1;
-  for (const g of [0, 1, %d, %d, %d]) { const i = text.indexOf("needle " + g + " inside"); if (i <= at) return false; at = i; }
-  return true; })()`, groups/2, groups-2, groups-1)) {
-		t.Error("the conversation's answers are not all there in order")
-	}
-	if gap := gapToEnd(p); gap > 48 {
-		t.Errorf("the reader ended %.0f px above the newest answer", gap)
-	}
+	opensNewestFirst(t, p, base, "/?session=replayed&lang=en&transport="+transport, groups)
 }
 
 // A reader at the end of a long conversation stays there while a new
