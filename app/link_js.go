@@ -104,9 +104,8 @@ func (l *link) receiveAll(frames [][]byte) {
 	}
 }
 
-// control handles a reset or a command's result and reports whether f
-// was one.
-func (l *link) control(f serverFrame) bool {
+// control handles a reset or a command's result.
+func (l *link) control(f serverFrame) {
 	switch {
 	case f.reset != nil:
 		l.reset(f.reset)
@@ -114,10 +113,7 @@ func (l *link) control(f serverFrame) bool {
 		if l.OnResult != nil {
 			l.OnResult(*f.result)
 		}
-	default:
-		return false
 	}
-	return true
 }
 
 // fresh reports whether a stream event is to be delivered: not when its
