@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // longConversationEvents is writeLongConversation's stream of n groups as
@@ -59,8 +57,7 @@ func TestFollowsFromTheTop(t *testing.T) {
 	b := newFakeBackend("idle")
 	base := b.serve(t)
 	p := newPageWithin(t, 2*time.Minute)
-	p.do(chromedp.Navigate(base + "/?session=follow&lang=en"))
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, time.Minute)
+	p.openAt(base, "/?session=follow&lang=en")
 	for i, ev := range events {
 		b.emit(ev)
 		if i%10 == 0 { // a few events per frame, as an agent streams them
@@ -136,8 +133,7 @@ func TestNewestChunkHasItsRealHeight(t *testing.T) {
 	b := newFakeBackend("idle")
 	base := b.serve(t)
 	p := newPageWithin(t, 2*time.Minute)
-	p.do(chromedp.Navigate(base + "/?session=first&lang=en"))
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, time.Minute)
+	p.openAt(base, "/?session=first&lang=en")
 	// Layout is read as the chunk comes, before the browser renders it.
 	p.waitJS(`(() => { window.__firstOverflow = null;
   const conv = document.getElementById("conversation");

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // Only the newest step of a running group slides in (web/stepwise.css): an
@@ -18,8 +16,7 @@ func TestOnlyTheNewestStepSlidesIn(t *testing.T) {
 	b := newFakeBackend("running")
 	base := b.serve(t)
 	p := newPageWithin(t, 2*time.Minute)
-	p.do(chromedp.Navigate(base + "/?session=steps&lang=en"))
-	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, time.Minute)
+	p.openAt(base, "/?session=steps&lang=en")
 	b.emit(`{"type":"message_start","message":{"id":"m","role":"assistant","message_type":"chat"}}`,
 		`{"type":"group_start","index":0}`)
 	for i := 1; i <= 5; i++ {
