@@ -159,9 +159,9 @@ func (c *Conn) SetReadLimit(n int) { c.readLimit = n }
 // Read returns the messages received and not yet read, at least one, in
 // the order received: those that came together are read together, up to
 // readBatch of them (web/boot.js gathers them), so that the reader can
-// handle them as one. When
-// ctx ends it closes the connection; once the connection is closed and
-// every message received has been read, it returns the reason.
+// handle them as one. When ctx ends it closes the connection; once the
+// connection is closed and every message received has been read, it
+// returns the reason.
 func (c *Conn) Read(ctx context.Context) ([][]byte, error) {
 	for {
 		c.mu.Lock()
