@@ -146,8 +146,9 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 // What the transports and the replay driver deliver, on the UI goroutine.
 
 // onHistory replaces the conversation with a loaded history.
-func (c *Controller) onHistory(ctx app.Context, h *wire.History) {
-	c.afterApply(c.sess.Store.LoadHistory(h))
+func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes state.Changes) {
+	c.sess.Store = loaded
+	c.afterApply(changes)
 	c.unfreezeAll(ctx)
 	c.draw.forget()
 	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))

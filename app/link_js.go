@@ -45,11 +45,11 @@ type link struct {
 
 // fetchHistory loads and decodes the history.
 func (l *link) fetchHistory() (*wire.History, error) {
-	body, err := fetchText(l.Config.Path(l.Config.HistoryPath))
+	body, err := fetchBody(l.Config.Path(l.Config.HistoryPath))
 	if err != nil {
 		return nil, err
 	}
-	return wire.DecodeHistory(body)
+	return wire.DecodeHistoryPaced(body, newPacer(pauseTask).tick)
 }
 
 // loadHistory fetches the history and resumes after its last_event_id.

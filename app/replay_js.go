@@ -73,7 +73,7 @@ func (r *Replayer) Start() {
 }
 
 func fetchLines(url string) ([][]byte, error) {
-	body, err := fetchText(url)
+	body, err := fetchBody(url)
 	return SplitLines(body), err
 }
 

@@ -100,10 +100,15 @@ type Session struct {
 func NewSession(cfg Config, conn Conn) *Session {
 	return &Session{
 		ID:    cfg.SessionID,
-		Store: state.New(state.Options{FaviconService: cfg.FaviconService}),
+		Store: state.New(storeOptions(cfg)),
 		Conn:  conn,
 		State: ConnConnecting,
 	}
+}
+
+// storeOptions are the options of a session's stores.
+func storeOptions(cfg Config) state.Options {
+	return state.Options{FaviconService: cfg.FaviconService}
 }
 
 // Apply applies one frame from the backend.

@@ -19,7 +19,7 @@ type httpSessions struct{ path string }
 func newRemoteSessions(path string) remoteSessions { return httpSessions{path: path} }
 
 func (h httpSessions) List() (wire.SessionList, error) {
-	body, err := fetchText(h.path)
+	body, err := fetchBody(h.path)
 	if err != nil {
 		return wire.SessionList{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/components"
+	"stepwise/state"
 	"stepwise/state/wire"
 )
 
@@ -20,9 +21,14 @@ import (
 // ?transport=sse, Server-Sent Events. What the transport delivers reaches
 // the controller on the UI goroutine.
 func startLive(ctx app.Context, c *Controller) {
+	opts := storeOptions(c.cfg)
 	ev := Events{
 		OnHistory: func(h *wire.History) {
-			ctx.Dispatch(func(ctx app.Context) { c.onHistory(ctx, h) })
+			// Built here, on the transport's goroutine, in slices, while the
+			// page goes on with the store it has (pace.go).
+			loaded := state.New(opts)
+			changes := loaded.LoadHistoryPaced(h, newPacer(pauseTask).tick)
+			ctx.Dispatch(func(ctx app.Context) { c.onHistory(ctx, loaded, changes) })
 		},
 		OnFrames: func(frames [][]byte) {
 			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, frames...) })

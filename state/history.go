@@ -14,6 +14,15 @@ import (
 // the last event id to resume after (PROTOCOL.md section 4). Like Apply,
 // it may keep parts of h.
 func (s *Store) LoadHistory(h *wire.History) Changes {
+	return s.LoadHistoryPaced(h, nil)
+}
+
+// LoadHistoryPaced is LoadHistory calling tick, when not nil, after each
+// message, like wire.DecodeHistoryPaced: tick may pause. The store is not
+// to be used by anyone else until it returns; a caller that keeps its page
+// going meanwhile loads into a store of its own (state.New) and then puts
+// it in the old one's place.
+func (s *Store) LoadHistoryPaced(h *wire.History, tick func()) Changes {
 	*s = *New(s.opts)
 	s.begin()
 	s.status = StatusRunning // settled below, once every tool is in
@@ -21,6 +30,9 @@ func (s *Store) LoadHistory(h *wire.History) Changes {
 	s.startTurn()
 	for i := range h.Messages {
 		s.loadMessage(&h.Messages[i])
+		if tick != nil {
+			tick()
+		}
 	}
 	if p := h.PendingApproval; p != nil && p.ApprovalKey != "" {
 		actions := firstNonEmpty(p.ActionRequests, p.ActionRequestsCamel)

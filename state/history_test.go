@@ -143,3 +143,21 @@ func TestHistoryDecodeErrors(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestLoadHistoryPacedTicksPerMessage: the paced load calls tick after each
+// message and builds what LoadHistory builds, for every conformance
+// history.
+func TestLoadHistoryPacedTicksPerMessage(t *testing.T) {
+	_, histories := conformanceSeeds(t)
+	require.NotEmpty(t, histories)
+	for _, data := range histories {
+		h, err := wire.DecodeHistory(data)
+		require.NoError(t, err)
+		plain := New(DefaultOptions())
+		plain.LoadHistory(h)
+		paced, ticks := New(DefaultOptions()), 0
+		paced.LoadHistoryPaced(h, func() { ticks++ })
+		assert.Equal(t, len(h.Messages), ticks)
+		assert.Equal(t, plain.View(), paced.View())
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 )
 
@@ -97,14 +99,100 @@ type HistoryToolCall struct {
 }
 
 // DecodeHistory decodes a history response; it must be a JSON object.
+// It decodes as json.Unmarshal into a History would, and fails where that
+// fails.
 func DecodeHistory(data []byte) (*History, error) {
+	return DecodeHistoryPaced(data, nil)
+}
+
+// DecodeHistoryPaced is DecodeHistory calling tick, when not nil, after
+// each message: a long conversation's history is megabytes of JSON, and a
+// browser decoding it in one go freezes for a few hundred ms; tick may
+// pause to let the page paint and answer (app/pace.go).
+//
+// The messages are read one at a time from the stream; every other member
+// is decoded by json.Unmarshal, which keeps its rules (keys matched
+// without case, the last of two equal keys winning).
+func DecodeHistoryPaced(data []byte, tick func()) (*History, error) {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("history is not a JSON object")
 	}
-	var h History
-	if err := json.Unmarshal(t, &h); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(t))
+	if _, err := dec.Token(); err != nil { // {
 		return nil, err
 	}
+	var h History
+	rest := []byte{'{'} // the members other than messages, as an object
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if strings.EqualFold(key, "messages") {
+			if h.Messages, err = decodeMessages(dec, h.Messages, tick); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, err
+		}
+		if len(rest) > 1 {
+			rest = append(rest, ',')
+		}
+		quoted, _ := json.Marshal(key)
+		rest = append(append(append(rest, quoted...), ':'), value...)
+	}
+	if _, err := dec.Token(); err != nil { // }
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("history: data after the top-level object")
+	}
+	messages := h.Messages
+	if err := json.Unmarshal(append(rest, '}'), &h); err != nil {
+		return nil, err
+	}
+	h.Messages = messages
 	return &h, nil
+}
+
+// decodeMessages reads a messages array (or null) from dec, one message at
+// a time, calling tick after each. Like json.Unmarshal, it decodes into the
+// elements of prev (a messages member seen before) where there are some.
+func decodeMessages(dec *json.Decoder, prev []HistoryMessage, tick func()) ([]HistoryMessage, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		return nil, nil
+	}
+	if tok != json.Delim('[') {
+		return nil, fmt.Errorf("history: messages is %v, not an array", tok)
+	}
+	messages := prev[:0]
+	if messages == nil {
+		messages = []HistoryMessage{}
+	}
+	for dec.More() {
+		if len(messages) < cap(messages) {
+			messages = messages[:len(messages)+1]
+		} else {
+			messages = append(messages, HistoryMessage{})
+		}
+		if err := dec.Decode(&messages[len(messages)-1]); err != nil {
+			return nil, err
+		}
+		if tick != nil {
+			tick()
+		}
+	}
+	if _, err := dec.Token(); err != nil { // ]
+		return nil, err
+	}
+	return messages, nil
 }

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestPacerPausesOncePerSlice: the pacer pauses when a slice of work is
+// over, counted from the last pause, and reads the clock only every
+// pacedCheck ticks.
+func TestPacerPausesOncePerSlice(t *testing.T) {
+	clock := time.Unix(0, 0)
+	reads, pauses := 0, 0
+	p := &pacer{
+		pause: func() { pauses++ },
+		now:   func() time.Time { reads++; return clock },
+		since: clock,
+	}
+	step := pacedSlice / 40 // one unit of work
+	for range 40 * 3 {      // three slices of work
+		clock = clock.Add(step)
+		p.tick()
+	}
+	assert.Equal(t, 2, pauses, "40 units a slice, 120 units: a pause at 48 and 96 ticks (read every 16)")
+	assert.Equal(t, 120/pacedCheck+pauses, reads)
+
+	idle := &pacer{pause: nil, now: func() time.Time { t.Fatal("no pause: no clock"); return clock }}
+	for range 100 {
+		idle.tick()
+	}
+}
+
+func TestTrimBOM(t *testing.T) {
+	assert.Equal(t, []byte(`{"a":1}`), trimBOM([]byte("\xef\xbb\xbf{\"a\":1}")))
+	assert.Equal(t, []byte(`{}`), trimBOM([]byte(`{}`)))
+	assert.Equal(t, []byte("\xef\xbb"), trimBOM([]byte("\xef\xbb")))
+}
