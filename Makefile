@@ -134,7 +134,7 @@ bench-profile: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
 fuzz:
 	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset FuzzDialectJSONL FuzzDialectOps; do \
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
-	for f in FuzzEventIDOrder FuzzDecodeEventFast FuzzFrameHead FuzzMediaType; do \
+	for f in FuzzEventIDOrder FuzzDecodeEventFast FuzzFrameHead FuzzMediaType FuzzDecodeHistoryPaced; do \
 		$(GO) test ./state/wire -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 
 # Screenshots of every state in both themes, to look at (testdata/screens).
