@@ -24,17 +24,36 @@ import (
 // at once: more than a screen.
 const drawAtOnce = 2
 
-// drawPerTask is how many waiting chunks each later task draws. For
-// chunks of groups and answers, on this project's machine, a task took
-// 57-74 ms with two and 54-68 with one (the render of the whole page and
-// the freezing around it cost more than a chunk's views), and drawing
-// 10,000 items took 5.2 s with two against 7.6 with one.
-const drawPerTask = 2
+// How many waiting chunks each later task draws is adapted to what the
+// render of the last such task cost: more when it was cheap, fewer when it
+// was not. Two a task, fixed, made tasks of 50-90 ms on this project's
+// machine (10,000 items: 5-16 long tasks a load, all drawn at 6.3-7.7 s);
+// one, 0-1 long tasks but all drawn at 8.3-9.4 s; a faster machine can
+// draw more in the same time.
+const (
+	drawBudget = 25 * time.Millisecond // for the render that draws them
+	drawMost   = 4                     // chunks a task, at most
+)
 
 // drawer is the controller's record of chunks not drawn yet.
 type drawer struct {
 	waiting   map[int]bool // chunks drawn empty, by index
 	scheduled bool         // a task to draw more is due
+	perTask   int          // chunks the next task draws; 0 means 1
+	measure   bool         // the next render draws waiting chunks
+}
+
+// adapt sets how many chunks the next task draws from what the render
+// that drew the last ones cost.
+func (d *drawer) adapt(cost time.Duration) {
+	n := max(d.perTask, 1)
+	switch {
+	case cost > drawBudget && n > 1:
+		n--
+	case cost < drawBudget/2 && n < drawMost:
+		n++
+	}
+	d.perTask = n
 }
 
 // chunkCount is how many chunks n top-level items make.
@@ -84,8 +103,22 @@ func (c *Controller) drawLater() {
 	// A timer, not a dispatch: the browser gets its task back in between.
 	c.freeze.ctx.After(time.Millisecond, func(ctx app.Context) {
 		d.scheduled = false
-		if d.drawNext(drawPerTask) {
+		if d.drawNext(max(d.perTask, 1)) {
+			d.measure = true
 			ctx.Update()
 		}
 	})
+}
+
+// measureDraw, at the start of a render, times it if it draws waiting
+// chunks: from here to the end of the render's mounting, when go-app runs
+// what is deferred.
+func (c *Controller) measureDraw() {
+	d := &c.draw
+	if !d.measure || c.freeze.dom == nil {
+		return
+	}
+	d.measure = false
+	start := time.Now()
+	c.freeze.ctx.Defer(func(app.Context) { d.adapt(time.Since(start)) })
 }

@@ -46,3 +46,21 @@ func TestFreezeCandidatesSkipWaitingChunks(t *testing.T) {
 	waiting := map[int]bool{0: true, 2: true}
 	assert.Equal(t, []int{1}, f.candidates(items, waiting, "", time.Now(), 8), "a chunk drawn empty has nothing to copy")
 }
+
+// TestDrawerAdaptsChunksPerTask: a cheap draw lets the next task draw one
+// chunk more, a dear one one fewer, between 1 and drawMost.
+func TestDrawerAdaptsChunksPerTask(t *testing.T) {
+	var d drawer
+	d.adapt(drawBudget * 2)
+	assert.Equal(t, 1, d.perTask, "never fewer than one")
+	d.adapt(drawBudget / 4)
+	assert.Equal(t, 2, d.perTask)
+	d.adapt(drawBudget * 3 / 4)
+	assert.Equal(t, 2, d.perTask, "within the budget: as many")
+	for range 10 {
+		d.adapt(time.Millisecond)
+	}
+	assert.Equal(t, drawMost, d.perTask)
+	d.adapt(drawBudget + time.Millisecond)
+	assert.Equal(t, drawMost-1, d.perTask)
+}

@@ -197,6 +197,7 @@ func (f *freezer) forget(i int) {
 // gets its copy (and one drawn live loses it) before the page is painted,
 // whatever made the render.
 func (c *Controller) afterRender() {
+	c.measureDraw()
 	c.drawLater()
 	c.followLater()
 	f := &c.freeze

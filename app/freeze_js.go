@@ -89,6 +89,9 @@ func (d *pageChunks) place(i int) bool {
 	return true
 }
 
+// idleLayoutSlice is how many ms of layout one idle callback does at most.
+const idleLayoutSlice = 10
+
 // layOutLater lays out, in idle time, the copies that went in off screen.
 //
 // A chunk off screen is skipped by the browser (content-visibility: auto),
@@ -98,6 +101,12 @@ func (d *pageChunks) place(i int) bool {
 // for ~0.9 s, nearly all of it style and layout. Laid out in idle time, a
 // chunk keeps its layout while it is skipped, and the first search spends
 // 10-20 ms on style and layout.
+//
+// An idle period lasts up to 50 ms, but a callback's work is capped at
+// idleLayoutSlice: a render that falls due meanwhile (drawing a long
+// conversation's chunks) runs in the same task once the callback returns,
+// and with a whole idle period of layout before it that task took 60-90
+// ms.
 func (d *pageChunks) layOutLater() {
 	if d.laying || len(d.unlaid) == 0 {
 		return
@@ -105,6 +114,7 @@ func (d *pageChunks) layOutLater() {
 	d.laying = true
 	inIdleTime(func(timeLeft func() float64) {
 		d.laying = false
+		start := timeLeft()
 		for i := range d.unlaid {
 			// Measuring a chunk's first item lays out the chunk (the
 			// browser's forced update of a skipped subtree).
@@ -114,7 +124,7 @@ func (d *pageChunks) layOutLater() {
 				}
 			}
 			delete(d.unlaid, i)
-			if timeLeft() < 4 {
+			if left := timeLeft(); left < 4 || start-left >= idleLayoutSlice {
 				break
 			}
 		}
