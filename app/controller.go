@@ -157,8 +157,10 @@ func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes sta
 }
 
 // onReset: the server could not resume the stream (RESET.md).
-func (c *Controller) onReset(ctx app.Context, h *wire.History, last wire.EventID) {
-	c.afterApply(c.sess.Store.Reset(h, last))
+// loaded is h loaded into a store of its own, or nil (see state's
+// ResetLoaded).
+func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Store, last wire.EventID) {
+	c.afterApply(c.sess.Store.ResetLoaded(h, loaded, last))
 	c.unfreezeAll(ctx)
 	c.draw.forget()
 	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))

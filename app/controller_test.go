@@ -196,7 +196,7 @@ func TestResetEndsTheRunWithANotice(t *testing.T) {
 	c := newController(t, "en", &fakeConn{})
 	feed(c, questionEvents)
 	require.Contains(t, html(c), `data-agent-status="running"`)
-	c.onReset(app.Context{}, &wire.History{AgentStatus: "idle"}, wire.EventID{})
+	c.onReset(app.Context{}, &wire.History{AgentStatus: "idle"}, nil, wire.EventID{})
 	out := html(c)
 	assert.Contains(t, out, `data-agent-status="idle"`)
 	assert.Contains(t, out, `data-kind="notice"`)

@@ -40,7 +40,12 @@ func startLive(ctx app.Context, c *Controller) {
 			ctx.Dispatch(func(ctx app.Context) { c.onResult(ctx, r) })
 		},
 		OnReset: func(h *wire.History, last wire.EventID) {
-			ctx.Dispatch(func(ctx app.Context) { c.onReset(ctx, h, last) })
+			var loaded *state.Store // as for OnHistory
+			if h != nil && len(h.Messages) > 0 {
+				loaded = state.New(opts)
+				loaded.LoadHistoryPaced(h, newPacer(pauseTask).tick)
+			}
+			ctx.Dispatch(func(ctx app.Context) { c.onReset(ctx, h, loaded, last) })
 		},
 	}
 	if c.cfg.Transport == "sse" {

@@ -35,11 +35,23 @@ type viewNotice struct {
 // after the history's last id when it has messages, else after last, so
 // the server's next events are not dropped for their smaller ids.
 func (s *Store) Reset(h *wire.History, last wire.EventID) Changes {
+	return s.ResetLoaded(h, nil, last)
+}
+
+// ResetLoaded is Reset with h already loaded into loaded, a store of its
+// own (New with this store's options, then LoadHistory or
+// LoadHistoryPaced), so that a long history is not loaded while the page
+// waits; with loaded nil, it loads h itself.
+func (s *Store) ResetLoaded(h *wire.History, loaded *Store, last wire.EventID) Changes {
 	wasRunning := s.status == StatusRunning
 	status := StatusIdle
 	replaced := h != nil && len(h.Messages) > 0
 	if replaced {
-		s.LoadHistory(h) // also starts a new set of changes
+		if loaded != nil {
+			*s = *loaded // with its set of changes
+		} else {
+			s.LoadHistory(h) // also starts a new set of changes
+		}
 		if id, ok := wire.ParseEventID(h.LastEventID); ok {
 			last = id
 		}

@@ -177,3 +177,24 @@ func TestResetExpiresAQuestionOfAnIdleAgent(t *testing.T) {
 	assert.Nil(t, s.Pending())
 	lastNotice(t, s)
 }
+
+// TestResetLoadedAsReset: a reset with the history loaded beforehand (in
+// a store of its own) leaves what Reset leaves, changes included, whether
+// the agent still runs by the history or not.
+func TestResetLoadedAsReset(t *testing.T) {
+	for _, status := range []string{"idle", "running"} {
+		h, err := wire.DecodeHistory([]byte(`{"agent_status":"` + status + `","last_event_id":"7","messages":[
+			{"role":"user","content":"earlier"},{"role":"assistant","content":"answer"}]}`))
+		require.NoError(t, err)
+		plain := runningRun(t)
+		want := plain.Reset(h, wire.MakeEventID("2"))
+		loaded := New(DefaultOptions())
+		loaded.LoadHistoryPaced(h, func() {})
+		early := runningRun(t)
+		got := early.ResetLoaded(h, loaded, wire.MakeEventID("2"))
+		assert.Equal(t, plain.View(), early.View(), status)
+		assert.Equal(t, len(want.Items), len(got.Items), status)
+		assert.Equal(t, want.List, got.List, status)
+		assert.Equal(t, want.Status, got.Status, status)
+	}
+}
