@@ -108,10 +108,10 @@ const idleLayoutSlice = 10
 // An idle period lasts up to 50 ms, but while chunks are being drawn a
 // callback's work is capped at idleLayoutSlice: a render that falls due
 // meanwhile runs in the same task once the callback returns, and with a
-// whole idle period of layout before it that task took 60-90 ms. Capped
-// always, the layout took five times as long on an idle page (the next
-// callback waits for the next idle period): the first find-in-page right
-// after opening 10,000 items took 612 ms instead of ~400.
+// whole idle period of layout before it that task took 60-90 ms. On an
+// idle page it is not capped: a callback asked for from an idle callback
+// waits for the next idle period, so the layout would take several times
+// as many of them.
 func (d *pageChunks) layOutLater() {
 	if d.laying || len(d.unlaid) == 0 {
 		return
