@@ -1,6 +1,9 @@
 package app
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Long work in slices.
 //
@@ -18,6 +21,10 @@ const pacedSlice = 12 * time.Millisecond
 
 // pacedCheck is how many ticks pass between two reads of the clock.
 const pacedCheck = 16
+
+// pauses counts the pauses every pacer took (window.stepwise.pauses(), for
+// the browser tests).
+var pauses atomic.Int64
 
 // pacer pauses work that calls its tick after each unit, once per slice.
 type pacer struct {
@@ -40,5 +47,9 @@ func (p *pacer) tick() {
 		return
 	}
 	p.pause()
+	pauses.Add(1)
 	p.since = p.now()
 }
+
+// pausesTaken is how many pauses pacers have taken since the page started.
+func pausesTaken() int64 { return pauses.Load() }

@@ -12,19 +12,21 @@ import (
 // pacedCheck ticks.
 func TestPacerPausesOncePerSlice(t *testing.T) {
 	clock := time.Unix(0, 0)
-	reads, pauses := 0, 0
+	reads, paused := 0, 0
 	p := &pacer{
-		pause: func() { pauses++ },
+		pause: func() { paused++ },
 		now:   func() time.Time { reads++; return clock },
 		since: clock,
 	}
+	counted := pausesTaken()
 	step := pacedSlice / 40 // one unit of work
 	for range 40 * 3 {      // three slices of work
 		clock = clock.Add(step)
 		p.tick()
 	}
-	assert.Equal(t, 2, pauses, "40 units a slice, 120 units: a pause at 48 and 96 ticks (read every 16)")
-	assert.Equal(t, 120/pacedCheck+pauses, reads)
+	assert.Equal(t, 2, paused, "40 units a slice, 120 units: a pause at 48 and 96 ticks (read every 16)")
+	assert.Equal(t, int64(2), pausesTaken()-counted)
+	assert.Equal(t, 120/pacedCheck+paused, reads)
 
 	idle := &pacer{pause: nil, now: func() time.Time { t.Fatal("no pause: no clock"); return clock }}
 	for range 100 {

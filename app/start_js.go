@@ -117,9 +117,13 @@ func exposeView(c *Controller) {
 		runtime.ReadMemStats(&m)
 		return map[string]any{"heapInUse": m.HeapInuse, "heapAlloc": m.HeapAlloc, "heapObjects": m.HeapObjects, "sys": m.Sys}
 	})
+	// pauses reports how many times long work (a history's decoding and
+	// loading) let the browser run between its slices (pace.go).
+	pausesFunc := js.FuncOf(func(this js.Value, args []js.Value) any { return pausesTaken() })
 	api := js.Global().Get("Object").New()
 	api.Set("view", view)
 	api.Set("memory", memory)
+	api.Set("pauses", pausesFunc)
 	js.Global().Set("stepwise", api)
 }
 

@@ -165,6 +165,24 @@ func TestLongHistoryDrawsNewestFirst(t *testing.T) {
 	opensNewestFirst(t, p, base, "/?session=long&lang=en", groups)
 }
 
+// TestLongHistoryLoadsInSlices: a history of 20,000 messages (1.2 MB) is
+// decoded and loaded in slices with the browser running tasks between them
+// (app/pace.go), not in one task of hundreds of ms; the page shows it all
+// the same. Work of 100 ms or more on any machine this runs on, in slices
+// of 12 ms: at least two pauses.
+func TestLongHistoryLoadsInSlices(t *testing.T) {
+	const groups = 5000
+	b := newFakeBackend("idle")
+	b.messages = longHistory(groups)
+	base := b.serve(t)
+	p := newPageWithin(t, 3*time.Minute)
+	p.openAt(base, "/?session=long&lang=en")
+	p.waitJS(fmt.Sprintf(`document.getElementById("conversation").textContent.includes("needle %d inside")`, groups-1), 2*time.Minute)
+	if n := eval[int](p, `window.stepwise.pauses()`); n < 2 {
+		t.Errorf("the history was loaded with %d pauses; want it in slices", n)
+	}
+}
+
 // opensNewestFirst opens path on a conversation of groups groups and
 // answers (writeLongConversation's, longHistory's) and checks that it is
 // drawn newest first: the newest answer on the page while older chunks
