@@ -31,7 +31,7 @@ const drawAtOnce = 2
 // one, 0-1 long tasks but all drawn at 8.3-9.4 s; a faster machine can
 // draw more in the same time.
 const (
-	drawBudget = 25 * time.Millisecond // for the render that draws them
+	drawBudget = 18 * time.Millisecond // for the render that draws them
 	drawMost   = 4                     // chunks a task, at most
 )
 
