@@ -21,13 +21,17 @@ import (
 // ?transport=sse, Server-Sent Events. What the transport delivers reaches
 // the controller on the UI goroutine.
 func startLive(ctx app.Context, c *Controller) {
+	// A history is loaded into a store of its own here, on the
+	// transport's goroutine, in slices, while the page goes on with the
+	// store it has (pace.go); the controller then swaps it in.
 	opts := storeOptions(c.cfg)
+	load := func(h *wire.History) (*state.Store, state.Changes) {
+		loaded := state.New(opts)
+		return loaded, loaded.LoadHistoryPaced(h, newPacer(pauseTask).tick)
+	}
 	ev := Events{
 		OnHistory: func(h *wire.History) {
-			// Built here, on the transport's goroutine, in slices, while the
-			// page goes on with the store it has (pace.go).
-			loaded := state.New(opts)
-			changes := loaded.LoadHistoryPaced(h, newPacer(pauseTask).tick)
+			loaded, changes := load(h)
 			ctx.Dispatch(func(ctx app.Context) { c.onHistory(ctx, loaded, changes) })
 		},
 		OnFrames: func(frames [][]byte) {
@@ -40,10 +44,9 @@ func startLive(ctx app.Context, c *Controller) {
 			ctx.Dispatch(func(ctx app.Context) { c.onResult(ctx, r) })
 		},
 		OnReset: func(h *wire.History, last wire.EventID) {
-			var loaded *state.Store // as for OnHistory
+			var loaded *state.Store // nil: no history replaces the items
 			if h != nil && len(h.Messages) > 0 {
-				loaded = state.New(opts)
-				loaded.LoadHistoryPaced(h, newPacer(pauseTask).tick)
+				loaded, _ = load(h)
 			}
 			ctx.Dispatch(func(ctx app.Context) { c.onReset(ctx, h, loaded, last) })
 		},

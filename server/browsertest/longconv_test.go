@@ -158,10 +158,7 @@ func longHistory(groups int) []byte {
 // its end.
 func TestLongHistoryDrawsNewestFirst(t *testing.T) {
 	const groups = 1000
-	b := newFakeBackend("idle")
-	b.messages = longHistory(groups)
-	base := b.serve(t)
-	p := newPageWithin(t, 3*time.Minute)
+	p, base := longHistoryPage(t, groups)
 	opensNewestFirst(t, p, base, "/?session=long&lang=en", groups)
 }
 
@@ -172,15 +169,21 @@ func TestLongHistoryDrawsNewestFirst(t *testing.T) {
 // of 12 ms: at least two pauses.
 func TestLongHistoryLoadsInSlices(t *testing.T) {
 	const groups = 5000
-	b := newFakeBackend("idle")
-	b.messages = longHistory(groups)
-	base := b.serve(t)
-	p := newPageWithin(t, 3*time.Minute)
+	p, base := longHistoryPage(t, groups)
 	p.openAt(base, "/?session=long&lang=en")
 	p.waitJS(fmt.Sprintf(`document.getElementById("conversation").textContent.includes("needle %d inside")`, groups-1), 2*time.Minute)
 	if n := eval[int](p, `window.stepwise.pauses()`); n < 2 {
 		t.Errorf("the history was loaded with %d pauses; want it in slices", n)
 	}
+}
+
+// longHistoryPage serves a backend whose history is longHistory(groups),
+// and makes a page to open it in.
+func longHistoryPage(t *testing.T, groups int) (*page, string) {
+	b := newFakeBackend("idle")
+	b.messages = longHistory(groups)
+	base := b.serve(t)
+	return newPageWithin(t, 3*time.Minute), base
 }
 
 // opensNewestFirst opens path on a conversation of groups groups and
