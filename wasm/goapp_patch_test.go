@@ -11,9 +11,8 @@ import (
 // TestGoAppPatch checks wasm/goapp-wasm.patch the way the Makefile uses
 // it: it applies to the go-app release go.mod names, the patched
 // canUpdateValue (whether a component's prop changed) answers as
-// reflect.DeepEqual does, go-app's own test of it included, FormatString
-// answers as fmt.Sprintf does, and short strings given to JavaScript are
-// converted once and shared. They run as
+// reflect.DeepEqual does, go-app's own test of it included, and short
+// strings given to JavaScript are converted once and shared. They run as
 // js/wasm under Node: the patched copy leaves out the server side, so it
 // builds for the browser only.
 func TestGoAppPatch(t *testing.T) {
@@ -44,7 +43,7 @@ func TestGoAppPatch(t *testing.T) {
 
 // patchTests are the tests TestGoAppPatch runs in the patched go-app: its
 // own of the prop comparison, and Stepwise's in testdata/goapp.
-var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestSyscallJSArgSharesShortStrings", "TestFormatStringAsSprintf"}
+var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestSyscallJSArgSharesShortStrings"}
 
 // patchedModule copies the module go.mod names at modulePath (its release
 // in the module cache) and applies wasm/patchName to the copy, as the
