@@ -43,7 +43,7 @@ func (v *ItemView) Render() app.UI {
 
 func brandHeader(s Settings) app.UI {
 	return app.Div().Class("brand").Body(
-		decorative(app.Img().Src("/web/logo.svg").Class("brand-logo").Width(24).Height(24)),
+		logo("brand-logo", 24),
 		app.Span().Class("brand-name").Text(s.agentName()),
 	)
 }

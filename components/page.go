@@ -156,7 +156,7 @@ func header(p PageProps) app.UI {
 				Disabled(p.Starting).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
 		}),
-		decorative(app.Img().Src("/web/logo.svg").Class("topbar-logo").Width(28).Height(28)),
+		logo("topbar-logo", 28),
 		app.Div().Class("topbar-name").Body(
 			app.H1().Class("name").Text(s.agentName()),
 			app.Span().Class("tagline").Text(s.T("app.tagline")),
@@ -252,7 +252,7 @@ func (c *ChunkView) Render() app.UI {
 
 func emptyState(s Settings, scenarios []string, starting bool) app.UI {
 	return app.Div().Class("empty").Body(
-		decorative(app.Img().Src("/web/logo.svg").Class("empty-logo").Width(56).Height(56)),
+		logo("empty-logo", 56),
 		app.H2().Text(s.T("empty.title")),
 		app.P().Text(s.T("empty.hint")),
 		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios), starting)...),
