@@ -22,23 +22,36 @@ const shapeOf = `(function shape(n) {
 
 // watchChunks notes, after every task (a MutationObserver's callback),
 // the fewest and most items a chunk holds: a chunk drawn empty or holding
-// a copy beside its live items would show.
-const watchChunks = `window.__chunks = {min: 1e9, max: 0}; new MutationObserver(() => {
-  for (const c of document.querySelectorAll('#conversation > .chunks > .chunk')) {
-    window.__chunks.min = Math.min(window.__chunks.min, c.children.length);
-    window.__chunks.max = Math.max(window.__chunks.max, c.children.length);
-  }
+// a copy beside its live items would show. A chunk waiting to be drawn
+// (app/draw.go: a batch that brought three or more chunks, which a live
+// stream can do) is empty by design and not counted while it is.
+const watchChunks = `window.__chunks = {min: 1e9, max: 0, first: ""}; new MutationObserver(() => {
+  const all = document.querySelectorAll('#conversation > .chunks > .chunk');
+  all.forEach((c, i) => {
+    const n = c.children.length, waiting = c.hasAttribute('data-waiting');
+    if (waiting && n === 0) {
+      return;
+    }
+    if (!window.__chunks.first && (n < 1 || n > 32)) {
+      window.__chunks.first = "chunk " + i + " of " + all.length + " held " + n + ": " + c.outerHTML.slice(0, c.outerHTML.indexOf(">") + 1);
+    }
+    window.__chunks.min = Math.min(window.__chunks.min, n);
+    window.__chunks.max = Math.max(window.__chunks.max, n);
+  });
 }).observe(document.documentElement, {childList: true, subtree: true})`
 
 // checkChunks fails the test if a chunk was ever empty or over-full.
 func checkChunks(t *testing.T, p *page) {
 	t.Helper()
-	c := eval[map[string]int](p, `window.__chunks`)
-	if c["max"] == 0 {
+	c := eval[struct {
+		Min, Max int
+		First    string
+	}](p, `window.__chunks`)
+	if c.Max == 0 {
 		t.Fatal("the watch saw no chunk")
 	}
-	if c["min"] < 1 || c["max"] > 32 {
-		t.Fatalf("at the end of a task, a chunk held %d to %d items (1 to 32 expected)", c["min"], c["max"])
+	if c.Min < 1 || c.Max > 32 {
+		t.Fatalf("at the end of a task, a chunk held %d to %d items (1 to 32 expected); first seen: %s", c.Min, c.Max, c.First)
 	}
 }
 
@@ -153,12 +166,12 @@ func TestFrozenChunkFollowsItsItems(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=late-result&lang=en")
 	p.waitConnected()
+	// After every task (a MutationObserver's callback), from the first
+	// event on, no chunk is empty and none holds more than its 32 items.
+	p.do(evalAction(watchChunks))
 	p.send("/late-result")
 	first := `document.querySelectorAll('#conversation > .chunks > .chunk')[0]`
 	p.waitJS(first+`.hasAttribute('data-frozen') && `+first+`.firstChild !== null`, 60*time.Second)
-	// After every task (a MutationObserver's callback), no chunk is empty
-	// and none holds more than its 32 items.
-	p.do(evalAction(watchChunks))
 	if !agent.Release("late-result") {
 		t.Fatal("the run is not in the agent")
 	}
