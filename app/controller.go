@@ -101,8 +101,9 @@ func (c *Controller) OnMount(ctx app.Context) {
 	c.embed = setupEmbed(ctx, c)
 	// Made on first use so that starting does not wait for it, the
 	// Markdown parser is made once the page is idle, so that the first
-	// answer does not wait for it either.
+	// answer does not wait for it either; so are the fonts (fonts.go).
 	whenIdle(func() { whenIdle(components.PrepareMarkdown()) })
+	warmFonts()
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)

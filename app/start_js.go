@@ -82,9 +82,10 @@ func startReplay(ctx app.Context, c *Controller) {
 			ctx.Dispatch(func(app.Context) { drawing <- len(c.draw.waiting) > 0 })
 			return <-drawing
 		},
-		// A live page makes its Markdown parser while idle before the
-		// first answer; a replay plays at once, so it makes it first.
-		Prepare: func() { components.PrepareMarkdown()() },
+		// A live page makes its Markdown parser and resolves its fonts
+		// while idle before the first answer; a replay plays at once, so
+		// it does them first.
+		Prepare: func() { components.PrepareMarkdown()(); warmFontsNow() },
 		Skipped: func() int { return c.sess.Store.SkippedCount() },
 		Failed: func(err error) {
 			ctx.Dispatch(func(ctx app.Context) { c.notice = c.settings.T("replay.failed", err.Error()) })

@@ -1,0 +1,7 @@
+//go:build !(js && wasm)
+
+package app
+
+// Fonts are laid out in a browser only.
+func warmFonts()    {}
+func warmFontsNow() {}
