@@ -3,5 +3,4 @@
 package app
 
 // Fonts are laid out in a browser only.
-func warmFonts()    {}
-func warmFontsNow() {}
+func warmFonts() {}
