@@ -100,9 +100,10 @@ func (c *Controller) OnMount(ctx app.Context) {
 	exposeView(c)
 	c.embed = setupEmbed(ctx, c)
 	// Made on first use so that starting does not wait for it, the
-	// Markdown parser is made once the page is idle, so that the first
-	// answer does not wait for it either; so are the fonts (fonts.go).
-	whenIdle(func() { whenIdle(components.PrepareMarkdown()) })
+	// Markdown parser is made once the page is idle, a step per idle
+	// moment, so that the first answer does not wait for it either; so
+	// are the fonts (fonts.go).
+	whenIdleInTurn(components.MarkdownWarmUp())
 	warmFonts()
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)

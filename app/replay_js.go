@@ -28,7 +28,8 @@ type Replayer struct {
 	Skipped func() int
 	// Prepare, when set, runs once the file is fetched, before the warm-up
 	// and the run: what a live page does while it waits for the first
-	// answer (PrepareMarkdown, the fonts), not part of the stream's cost.
+	// answer (components.MarkdownWarmUp, the fonts), not part of the
+	// stream's cost.
 	Prepare func()
 	// Failed reports a file that could not be fetched.
 	Failed func(err error)

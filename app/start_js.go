@@ -85,7 +85,12 @@ func startReplay(ctx app.Context, c *Controller) {
 		// A live page makes its Markdown parser and resolves its fonts
 		// while idle before the first answer; a replay plays at once, so
 		// it does them first.
-		Prepare: func() { components.PrepareMarkdown()(); warmFontsNow() },
+		Prepare: func() {
+			for _, step := range components.MarkdownWarmUp() {
+				step()
+			}
+			warmFontsNow()
+		},
 		Skipped: func() int { return c.sess.Store.SkippedCount() },
 		Failed: func(err error) {
 			ctx.Dispatch(func(ctx app.Context) { c.notice = c.settings.T("replay.failed", err.Error()) })

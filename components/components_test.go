@@ -376,11 +376,17 @@ func TestAgentRestartedErrorIsLocalised(t *testing.T) {
 	assert.Contains(t, itemHTML(t, in("fr"), other), "Bad thing")
 }
 
-// PrepareMarkdown leaves the parser as Markdown uses it.
-func TestPrepareMarkdown(t *testing.T) {
-	PrepareMarkdown()()
-	got := app.HTMLString(app.Div().Body(Markdown("*a*")...))
-	if !strings.Contains(got, "<em>a</em>") {
-		t.Fatalf("Markdown after PrepareMarkdown: %s", got)
+// MarkdownWarmUp leaves the parser as Markdown uses it, links and all.
+func TestMarkdownWarmUp(t *testing.T) {
+	steps := MarkdownWarmUp()
+	if len(steps) < 2 {
+		t.Fatalf("%d steps: the warm-up is meant to be split", len(steps))
+	}
+	for _, step := range steps {
+		step()
+	}
+	got := app.HTMLString(app.Div().Body(Markdown("*a* see https://example.com/x")...))
+	if !strings.Contains(got, "<em>a</em>") || !strings.Contains(got, `href="https://example.com/x"`) {
+		t.Fatalf("Markdown after MarkdownWarmUp: %s", got)
 	}
 }
