@@ -53,8 +53,8 @@ func TestSessionsListedByTheServer(t *testing.T) {
 	if owner == nil {
 		t.Fatalf("no %s cookie after the WebSocket upgrades: %+v", demo.OwnerCookie, cookies.Cookies)
 	}
-	if !owner.HTTPOnly || owner.SameSite != network.CookieSameSiteStrict || owner.Path != "/api" || owner.Session {
-		t.Fatalf("owner cookie: httpOnly %v, sameSite %q, path %q, session %v; want HttpOnly, Strict, /api, persistent",
+	if !owner.HTTPOnly || owner.SameSite != network.CookieSameSiteStrict || owner.Path != "/" || owner.Session {
+		t.Fatalf("owner cookie: httpOnly %v, sameSite %q, path %q, session %v; want HttpOnly, Strict, /, persistent",
 			owner.HTTPOnly, owner.SameSite, owner.Path, owner.Session)
 	}
 	if eval[bool](p, `document.cookie.includes("`+demo.OwnerCookie+`")`) {
@@ -108,5 +108,85 @@ func TestSessionsListedByTheServer(t *testing.T) {
 	q.waitJS(`[...document.querySelectorAll('[data-kind="user"]')].some(e => e.textContent.includes("Plan my trip to Hue `+stamp+`"))`, 10*time.Second)
 	if got := eval[string](q, `fetch("/api/sessions").then(r => r.json()).then(l => l.sessions.map(s => s.id).join(","))`); got != mine {
 		t.Fatalf("opening a shared link put it on the other browser's server list: %q", got)
+	}
+}
+
+// TestOwnerCookieComesWithThePage: a browser's first page gives it its
+// owner cookie, before the app connects (here it cannot: /api/ is
+// blocked), so that two tabs opened at once connect with the same one and
+// each lists the other's conversations. Then, unblocked, the connection
+// keeps that cookie and the conversation is listed for it.
+func TestOwnerCookieComesWithThePage(t *testing.T) {
+	p := newPage(t)
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	block := func(patterns ...*network.BlockPattern) {
+		if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	block(&network.BlockPattern{URLPattern: serverURL + "/api/*", Block: true})
+	p.open("/?lang=en")
+	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state !== "open"`, 5*time.Second)
+	owner := func() string {
+		cookies, err := chromedp.Call(p.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{serverURL + "/api/sessions"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cookies.Cookies {
+			if c.Name == demo.OwnerCookie {
+				return c.Value
+			}
+		}
+		return ""
+	}
+	first := owner()
+	if first == "" {
+		t.Fatalf("no %s cookie after the first page, with /api/ blocked", demo.OwnerCookie)
+	}
+
+	block()
+	p.reload()
+	id := startConversation(p, "Listed for the page's cookie")
+	if got := owner(); got != first {
+		t.Fatalf("the connection replaced the page's cookie: %q, then %q", first, got)
+	}
+	if got := eval[string](p, `fetch("/api/sessions").then(r => r.json()).then(l => l.sessions.map(s => s.id).join(","))`); got != id {
+		t.Fatalf("GET /api/sessions = %q, want %q", got, id)
+	}
+}
+
+// TestOwnerCookieFromBeforeKept: a browser that kept the owner cookie from
+// when its path was /api gets a new one for / with its first page, sends
+// both to the API (the older, longer path first) and keeps the old one:
+// what it creates is listed for it, and / then holds it too.
+func TestOwnerCookieFromBeforeKept(t *testing.T) {
+	p := newPage(t)
+	const old = "0123456789abcdef0123456789abcdef"
+	httpOnly := true
+	_, err := chromedp.Call(p.ctx, network.SetCookie, network.SetCookieParams{
+		Name: demo.OwnerCookie, Value: old, URL: serverURL + "/api", Path: "/api",
+		HTTPOnly: &httpOnly, SameSite: network.CookieSameSiteStrict,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := startConversation(p, "Kept from before")
+	cookies, err := chromedp.Call(p.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{serverURL + "/api/sessions"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{}
+	for _, c := range cookies.Cookies {
+		if c.Name == demo.OwnerCookie {
+			paths[c.Path] = c.Value
+		}
+	}
+	if paths["/api"] != old || paths["/"] != old {
+		t.Fatalf("owner cookies by path %v, want %s for /api and /", paths, old)
+	}
+	if got := eval[string](p, `fetch("/api/sessions").then(r => r.json()).then(l => l.sessions.map(s => s.id).join(","))`); got != id {
+		t.Fatalf("GET /api/sessions = %q, want %q", got, id)
 	}
 }

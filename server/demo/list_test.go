@@ -132,7 +132,7 @@ func TestListShowsOnlyTheOwnersSessions(t *testing.T) {
 	assert.NotContains(t, ids(bob.list()), "anon")
 }
 
-// The cookie: random, HttpOnly, SameSite=Strict, Path=/api, long-lived,
+// The cookie: random, HttpOnly, SameSite=Strict, Path=/, long-lived,
 // set by the commands POST and the WebSocket upgrade, kept once given.
 func TestOwnerCookieAttributes(t *testing.T) {
 	a := newTestAgent(t)
@@ -147,7 +147,7 @@ func TestOwnerCookieAttributes(t *testing.T) {
 	assert.Regexp(t, `^[0-9a-f]{32}$`, c.Value, "128 random bits")
 	assert.True(t, c.HttpOnly)
 	assert.Equal(t, http.SameSiteStrictMode, c.SameSite)
-	assert.Equal(t, "/api", c.Path)
+	assert.Equal(t, "/", c.Path)
 	assert.Equal(t, int(ownerCookieMaxAge/time.Second), c.MaxAge)
 	assert.False(t, c.Secure, "plain HTTP: a Secure cookie would be dropped")
 	raw := resp.Header.Get("Set-Cookie")
@@ -203,6 +203,63 @@ func TestOwnerCookieAttributes(t *testing.T) {
 	w := httptest.NewRecorder()
 	claimOwner(w, r)
 	assert.Contains(t, w.Header().Get("Set-Cookie"), "Secure")
+}
+
+// A browser gets its cookie with its first page, before its app connects:
+// two tabs opened at once then connect with the one the browser kept. A
+// browser that has one keeps it.
+func TestOwnerCookieComesWithTheFirstPage(t *testing.T) {
+	h := &Handler{}
+	first := httptest.NewRequest(http.MethodGet, "/", nil)
+	header := http.Header{"Cache-Control": {"no-cache"}}
+	h.PageHeader(header, first)
+	resp := http.Response{Header: header}
+	cookies := resp.Cookies()
+	require.Len(t, cookies, 1)
+	c := cookies[0]
+	assert.Equal(t, OwnerCookie, c.Name)
+	assert.True(t, validOwnerToken(c.Value))
+	assert.True(t, c.HttpOnly)
+	assert.Equal(t, http.SameSiteStrictMode, c.SameSite)
+	assert.Equal(t, "/", c.Path)
+	assert.Equal(t, int(ownerCookieMaxAge/time.Second), c.MaxAge)
+	assert.Equal(t, "private, no-cache", header.Get("Cache-Control"), "one browser's cookie: no shared cache keeps it")
+
+	// Its app's WebSocket upgrade comes with it and keeps it: what it
+	// creates is listed for that cookie.
+	up := httptest.NewRequest(http.MethodGet, "/api/sessions/s1/ws", nil)
+	up.AddCookie(c)
+	w := httptest.NewRecorder()
+	assert.Equal(t, ownerHash(c.Value), claimOwner(w, up))
+	assert.Contains(t, w.Header().Get("Set-Cookie"), OwnerCookie+"="+c.Value+";")
+
+	// The next page of a browser with a cookie sets nothing.
+	next := httptest.NewRequest(http.MethodGet, "/", nil)
+	next.AddCookie(c)
+	header = http.Header{"Cache-Control": {"no-cache"}}
+	h.PageHeader(header, next)
+	assert.Empty(t, header.Values("Set-Cookie"))
+	assert.Equal(t, "no-cache", header.Get("Cache-Control"))
+
+	// A browser from before the cookie's path was / has one for /api: its
+	// first page gets a new one for /, and the browser sends both to the
+	// API, the longer path first. Its upgrade keeps the old one, so its
+	// conversations stay listed, and sets it for / as well.
+	old := newOwnerToken()
+	both := httptest.NewRequest(http.MethodGet, "/api/sessions/s1/ws", nil)
+	both.Header.Set("Cookie", OwnerCookie+"="+old+"; "+OwnerCookie+"="+newOwnerToken())
+	w = httptest.NewRecorder()
+	assert.Equal(t, ownerHash(old), claimOwner(w, both))
+	assert.Contains(t, w.Header().Get("Set-Cookie"), OwnerCookie+"="+old+"; Path=/;")
+
+	// One whose cookie is not a token gets a new one.
+	bad := httptest.NewRequest(http.MethodGet, "/", nil)
+	bad.AddCookie(&http.Cookie{Name: OwnerCookie, Value: "not-a-token"})
+	header = http.Header{}
+	h.PageHeader(header, bad)
+	resp = http.Response{Header: header}
+	require.Len(t, resp.Cookies(), 1)
+	assert.True(t, validOwnerToken(resp.Cookies()[0].Value))
 }
 
 // Newest first by the last message; a run in progress says so; the

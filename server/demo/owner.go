@@ -13,7 +13,8 @@ import (
 // the session. A list of sessions must therefore show a visitor only the
 // sessions they created, never another's. The demo agent tells browsers
 // apart by an owner cookie: 128 random bits, HttpOnly (no script reads
-// it), SameSite=Strict (no other site's page sends it), Path=/api. A
+// it), SameSite=Strict (no other site's page sends it), Path=/ (the
+// pages must see it to know the browser has one, below). A
 // session records the hash of the cookie of the request that created it
 // (a leaked data file holds no cookie); GET /api/sessions lists the
 // sessions whose owner is the hash of the caller's cookie, and a request
@@ -22,7 +23,14 @@ import (
 // The cookie is set by the responses of the requests that can create a
 // session: the WebSocket upgrade and the commands POST. A request that
 // comes without one gets a new one, which owns what that same request
-// creates (the first message of a new browser is listed too). A page on
+// creates (the first message of a new browser is listed too). A browser
+// gets it earlier still, with its first page (Handler.PageHeader): two tabs
+// opened at once on a first visit would otherwise each upgrade their
+// WebSocket without a cookie, each get one of its own, and the browser
+// keep only the last, leaving the other tab's conversations listed for
+// nobody. Their pages' requests can race the same way, but they come
+// long before either app connects, and both connect with the cookie the
+// browser kept. A page on
 // another site that frames the app (the embed) sends no SameSite=Strict
 // cookie, and its browser drops the one set: what it creates is listed for
 // nobody, and the embed keeps its list in the browser alone.
@@ -58,12 +66,23 @@ func claimOwner(w http.ResponseWriter, r *http.Request) string {
 	return ownerHash(token)
 }
 
+// PageHeader gives a browser that has no owner cookie one with a page (the
+// site calls it for each page it serves). That response is one browser's:
+// no shared cache may keep it.
+func (h *Handler) PageHeader(header http.Header, r *http.Request) {
+	if OwnerOf(r) != "" {
+		return
+	}
+	header.Add("Set-Cookie", ownerCookie(r, newOwnerToken()).String())
+	header.Set("Cache-Control", "private, no-cache")
+}
+
 // ownerCookie is the Set-Cookie of token.
 func ownerCookie(r *http.Request, token string) *http.Cookie {
 	return &http.Cookie{
 		Name:     OwnerCookie,
 		Value:    token,
-		Path:     "/api",
+		Path:     "/",
 		MaxAge:   int(ownerCookieMaxAge / time.Second),
 		HttpOnly: true,
 		SameSite: http.SameSiteStrictMode,
