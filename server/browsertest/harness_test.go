@@ -193,8 +193,10 @@ func eval[T any](p *page, js string) T {
 	return v
 }
 
-// waitJS polls a JS condition until it is true or the timeout passes.
-func (p *page) waitJS(cond string, timeout time.Duration) {
+// waitJS polls a JS condition until it is true or the timeout passes. On
+// a timeout it reports the page's text and the values of the show
+// expressions.
+func (p *page) waitJS(cond string, timeout time.Duration, show ...string) {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -204,7 +206,15 @@ func (p *page) waitJS(cond string, timeout time.Duration) {
 		}
 		if time.Now().After(deadline) {
 			text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText.slice(0, 800) : ""`))
-			p.t.Fatalf("timed out waiting for %s; page text: %s", cond, text)
+			var shown []string
+			for _, expr := range show {
+				v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`JSON.stringify(`+expr+`)`))
+				if err != nil {
+					v = err.Error()
+				}
+				shown = append(shown, expr+" = "+v)
+			}
+			p.t.Fatalf("timed out waiting for %s; %s; page text: %s", cond, strings.Join(shown, "; "), text)
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
