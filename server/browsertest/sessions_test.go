@@ -112,23 +112,13 @@ func TestSessionsListedByTheServer(t *testing.T) {
 }
 
 // TestOwnerCookieComesWithThePage: a browser's first page gives it its
-// owner cookie, before the app connects (here it cannot: /api/ is
-// blocked), so that two tabs opened at once connect with the same one and
-// each lists the other's conversations. Then, unblocked, the connection
-// keeps that cookie and the conversation is listed for it.
+// owner cookie, before the app connects, so that two tabs opened at once
+// connect with the same one and each lists the other's conversations.
+// Over SSE nothing else would set it before a message is sent (only the
+// WebSocket upgrade and the commands POST do); then, over WebSocket, the
+// connection keeps that cookie and the conversation is listed for it.
 func TestOwnerCookieComesWithThePage(t *testing.T) {
 	p := newPage(t)
-	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
-	block := func(patterns ...*network.BlockPattern) {
-		if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	block(&network.BlockPattern{URLPattern: serverURL + "/api/*", Block: true})
-	p.open("/?lang=en")
-	p.waitJS(`document.querySelector('[data-testid="connection"]').dataset.state !== "open"`, 5*time.Second)
 	owner := func() string {
 		cookies, err := chromedp.Call(p.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{serverURL + "/api/sessions"}})
 		if err != nil {
@@ -141,13 +131,13 @@ func TestOwnerCookieComesWithThePage(t *testing.T) {
 		}
 		return ""
 	}
+	p.open("/?lang=en&transport=sse")
+	p.waitConnected()
 	first := owner()
 	if first == "" {
-		t.Fatalf("no %s cookie after the first page, with /api/ blocked", demo.OwnerCookie)
+		t.Fatalf("no %s cookie after the first page, connected over SSE", demo.OwnerCookie)
 	}
 
-	block()
-	p.reload()
 	id := startConversation(p, "Listed for the page's cookie")
 	if got := owner(); got != first {
 		t.Fatalf("the connection replaced the page's cookie: %q, then %q", first, got)
