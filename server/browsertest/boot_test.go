@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -11,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -270,4 +273,53 @@ func TestCachedShellInAnotherLanguageIsHidden(t *testing.T) {
 	if got := eval[bootStart](p, `window.__bootStart`); got != (bootStart{Lang: "en", Boot: "starting", Empty: true}) {
 		t.Fatalf("the cached shell in its language: %+v", got)
 	}
+}
+
+// TestPrerenderedPageHidesDecorations: the prerendered page, which a
+// person on a slow link reads and types into for seconds, exposes no
+// unnamed graphic to assistive technology, as the app's page does not.
+// (go-app's server-side encoder writes an attribute whose value is "true"
+// with no value: aria-hidden there hides nothing.)
+func TestPrerenderedPageHidesDecorations(t *testing.T) {
+	s := newHeldSite(t)
+	p := newPage(t)
+	p.navigateNoWait(s.url + "/?session=decorations&lang=en")
+	p.startingPage()
+	if got := p.unnamedGraphics(); len(got) > 0 {
+		t.Errorf("the prerendered page exposes unnamed graphics: %v", got)
+	}
+	s.release()
+	p.waitJS(`document.documentElement.dataset.stepwise === "ready"`, 60*time.Second)
+	if got := p.unnamedGraphics(); len(got) > 0 {
+		t.Errorf("the app's page exposes unnamed graphics: %v", got)
+	}
+}
+
+// unnamedGraphics lists the accessibility tree's images without a name,
+// each with its DOM node's tag and attributes.
+func (p *page) unnamedGraphics() []string {
+	p.t.Helper()
+	tree, err := chromedp.Call(p.ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var found []string
+	for _, n := range tree.Nodes {
+		if n.Ignored || n.Role == nil {
+			continue
+		}
+		role := strings.Trim(string(n.Role.Value), `"`)
+		name := ""
+		if n.Name != nil {
+			name = strings.Trim(string(n.Name.Value), `"`)
+		}
+		if (role == "image" || role == "img" || role == "graphics-document") && name == "" {
+			what := fmt.Sprintf("node %d", n.BackendDOMNodeID)
+			if d, err := chromedp.Call(p.ctx, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID}); err == nil {
+				what = fmt.Sprintf("<%s %s>", strings.ToLower(d.Node.NodeName), strings.Join(d.Node.Attributes, " "))
+			}
+			found = append(found, role+" "+what)
+		}
+	}
+	return found
 }
