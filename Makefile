@@ -136,6 +136,7 @@ fuzz:
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 	for f in FuzzEventIDOrder FuzzDecodeEventFast FuzzFrameHead FuzzMediaType FuzzDecodeHistoryPaced; do \
 		$(GO) test ./state/wire -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
+	$(GO) test ./server/site -run '^$$' -fuzz '^FuzzARIAValues$$' -fuzztime 60s
 
 # Screenshots of every state in both themes, to look at (testdata/screens).
 screens: build

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,4 +66,21 @@ func TestPageHasARIAValues(t *testing.T) {
 	handler.ServeHTTP(rec, again)
 	assert.Equal(t, http.StatusNotModified, rec.Code)
 	assert.Empty(t, rec.Body.String())
+}
+
+// Whatever the input, ariaValues does not panic, only inserts ="true"
+// after attribute names, and a second pass changes nothing.
+func FuzzARIAValues(f *testing.F) {
+	for _, s := range []string{`<svg aria-hidden focusable="false">`, `<a title="x > aria-y">`, `<script><b aria-x></script>`, `<!-- <b aria-x> -->`, `<i aria-hidden`, `<`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		once := ariaValues([]byte(in))
+		if string(ariaValues(once)) != string(once) {
+			t.Fatalf("not idempotent: %q -> %q", in, once)
+		}
+		if stripped := strings.ReplaceAll(string(once), `="true"`, ""); stripped != strings.ReplaceAll(in, `="true"`, "") {
+			t.Fatalf("%q became %q: more than ARIA values added", in, once)
+		}
+	})
 }
