@@ -30,14 +30,18 @@ func TestUnderNode(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node not installed (.ci/run installs it)")
 	}
+	hasWebSocket := func(nodeOptions string) bool {
+		check := exec.Command("node", "-e", "process.stdout.write(typeof WebSocket)")
+		check.Env = append(os.Environ(), "NODE_OPTIONS="+nodeOptions)
+		out, _ := check.Output()
+		return string(out) == "function"
+	}
 	nodeOptions := os.Getenv("NODE_OPTIONS")
-	if out, _ := exec.Command("node", "-e", "process.stdout.write(typeof WebSocket)").Output(); string(out) != "function" {
+	if !hasWebSocket(nodeOptions) {
 		// Node 20 has the WebSocket client behind a flag, on by default
 		// from Node 22.
 		nodeOptions = strings.TrimSpace(nodeOptions + " --experimental-websocket")
-		check := exec.Command("node", "-e", "process.stdout.write(typeof WebSocket)")
-		check.Env = append(os.Environ(), "NODE_OPTIONS="+nodeOptions)
-		if out, _ := check.Output(); string(out) != "function" {
+		if !hasWebSocket(nodeOptions) {
 			t.Skip("this Node has no WebSocket client")
 		}
 	}

@@ -2,52 +2,21 @@ package site
 
 import (
 	"bytes"
-	"net/http"
-	"strconv"
 	"strings"
 )
-
-// withARIAValues gives the page's ARIA attributes their value back. go-app's
-// server-side encoder writes an attribute whose value is "true" with no
-// value at all, as HTML writes its boolean attributes; but ARIA's states
-// are not boolean attributes: a bare aria-hidden is aria-hidden="", which
-// hides nothing, and the prerendered page, which a person on a slow link
-// reads and types into before the app replaces it, exposed its decorative
-// graphics. Stepwise never gives an ARIA attribute an empty value, so a
-// bare one was "true".
-func withARIAValues(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			next.ServeHTTP(w, r)
-			return
-		}
-		page := &bufferedPage{header: w.Header(), code: http.StatusOK}
-		next.ServeHTTP(page, r)
-		body := page.body.Bytes()
-		if page.code == http.StatusOK && strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
-			body = ariaValues(body)
-			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		}
-		w.WriteHeader(page.code)
-		w.Write(body)
-	})
-}
-
-// bufferedPage keeps a page's status and body; its header is the real one.
-type bufferedPage struct {
-	header http.Header
-	code   int
-	body   bytes.Buffer
-}
-
-func (p *bufferedPage) Header() http.Header         { return p.header }
-func (p *bufferedPage) WriteHeader(code int)        { p.code = code }
-func (p *bufferedPage) Write(b []byte) (int, error) { return p.body.Write(b) }
 
 // ariaValues returns page with each aria-* attribute written without a
 // value given the value "true". It reads start tags as HTML does: quoted
 // values, comments and the text of script, style, textarea and title
 // elements are left as they are.
+//
+// go-app's server-side encoder writes an attribute whose value is "true"
+// with no value at all, as HTML writes its boolean attributes; but ARIA's
+// states are not boolean attributes: a bare aria-hidden is
+// aria-hidden="", which hides nothing, and the prerendered page, which a
+// person on a slow link reads and types into before the app replaces it,
+// exposed its decorative graphics. Stepwise never gives an ARIA attribute
+// an empty value, so a bare one was "true".
 func ariaValues(page []byte) []byte {
 	var bare []int // where a bare aria-* attribute's name ends
 	i := 0

@@ -1,6 +1,10 @@
 package site
 
-import "net/http"
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
 
 // PageHeaderer is an API (Config.API) with something to add to each page's
 // response header: the demo agent gives a browser its owner cookie with
@@ -9,46 +13,38 @@ type PageHeaderer interface {
 	PageHeader(http.Header, *http.Request)
 }
 
-// withPageHeader lets api add to the header of each page response ("/"),
-// once the page's handler has set its own (go-app sets Cache-Control) and
-// right before the header is written.
-func withPageHeader(next http.Handler, api http.Handler) http.Handler {
-	ph, ok := api.(PageHeaderer)
-	if !ok {
-		return next
-	}
+// servePage serves the page ("/") through next, whole, then mends it:
+// its bare ARIA attributes get their value (ariaValues), and an API that
+// is a PageHeaderer adds to its header, after the page's own fields
+// (go-app sets Cache-Control).
+func servePage(next http.Handler, api http.Handler) http.Handler {
+	ph, _ := api.(PageHeaderer)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(&hookedWriter{ResponseWriter: w, before: func() { ph.PageHeader(w.Header(), r) }}, r)
+		page := &bufferedResponse{header: http.Header{}}
+		next.ServeHTTP(page, r)
+		h := w.Header()
+		for k, v := range page.header {
+			h[k] = v
+		}
+		status := page.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		body := page.body.Bytes()
+		if status == http.StatusOK && strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+			body = ariaValues(body)
+			h.Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		if ph != nil {
+			ph.PageHeader(h, r)
+		}
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead {
+			w.Write(body)
+		}
 	})
 }
-
-// hookedWriter runs before once, as the header is about to be written.
-type hookedWriter struct {
-	http.ResponseWriter
-	before func()
-	ran    bool
-}
-
-func (w *hookedWriter) run() {
-	if !w.ran {
-		w.ran = true
-		w.before()
-	}
-}
-
-func (w *hookedWriter) WriteHeader(code int) {
-	w.run()
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *hookedWriter) Write(b []byte) (int, error) {
-	w.run()
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection's writer.
-func (w *hookedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -101,7 +101,7 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.API != nil {
 		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
-	mux.Handle("/", preloadWasm(withPageHeader(withARIAValues(inReadersLanguage(h)), cfg.API)))
+	mux.Handle("/", preloadWasm(servePage(inReadersLanguage(h), cfg.API)))
 	return securityHeaders(cfg, compressText(mux)), nil
 }
 
