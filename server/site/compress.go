@@ -30,17 +30,8 @@ func compressText(next http.Handler) http.Handler {
 			r = r.Clone(r.Context())
 			r.Header.Set("If-None-Match", strings.ReplaceAll(inm, gzipETagSuffix+`"`, `"`))
 		}
-		buf := &bufferedResponse{header: http.Header{}}
-		next.ServeHTTP(buf, r)
+		status, body := serveWhole(next, w, r)
 		h := w.Header()
-		for k, v := range buf.header {
-			h[k] = v
-		}
-		status := buf.status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		body := buf.body.Bytes()
 		h.Add("Vary", "Accept-Encoding")
 		var gz bool
 		switch status {
@@ -93,6 +84,21 @@ func gzipBytes(b []byte) []byte {
 	zw.Close()
 	gzipWriters.Put(zw)
 	return out.Bytes()
+}
+
+// serveWhole runs next into a buffer, puts the header it wrote in w's and
+// returns its status and body, for the caller to mend before writing.
+func serveWhole(next http.Handler, w http.ResponseWriter, r *http.Request) (status int, body []byte) {
+	buf := &bufferedResponse{header: http.Header{}}
+	next.ServeHTTP(buf, r)
+	h := w.Header()
+	for k, v := range buf.header {
+		h[k] = v
+	}
+	if buf.status == 0 {
+		return http.StatusOK, buf.body.Bytes()
+	}
+	return buf.status, buf.body.Bytes()
 }
 
 // bufferedResponse holds a whole response (the site's text files are small).

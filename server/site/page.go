@@ -24,17 +24,8 @@ func servePage(next http.Handler, api http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		page := &bufferedResponse{header: http.Header{}}
-		next.ServeHTTP(page, r)
+		status, body := serveWhole(next, w, r)
 		h := w.Header()
-		for k, v := range page.header {
-			h[k] = v
-		}
-		status := page.status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		body := page.body.Bytes()
 		if status == http.StatusOK && strings.HasPrefix(h.Get("Content-Type"), "text/html") {
 			body = ariaValues(body)
 			h.Set("Content-Length", strconv.Itoa(len(body)))
