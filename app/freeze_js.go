@@ -17,6 +17,10 @@ type pageChunks struct {
 	pointerDown bool
 	clicked     map[int]bool // chunks a click thawed since the pointer's release
 
+	// hasSelection: the page holds a selection that is not collapsed, as
+	// read when selectionStale was last cleared (selecting).
+	hasSelection, selectionStale bool
+
 	unlaid map[int]bool // chunks whose copy went in and was never laid out
 	laying bool         // an idle callback will lay them out
 	// drawing reports whether chunks wait to be drawn (app/draw.go).
@@ -34,7 +38,7 @@ func newChunkDOM(ctx app.Context, c *Controller) chunkDOM {
 		return nil
 	}
 	d := &pageChunks{conv: conv, copies: map[int]js.Value{}, clicked: map[int]bool{}, unlaid: map[int]bool{},
-		drawing: func() bool { return len(c.draw.waiting) > 0 }}
+		selectionStale: true, drawing: func() bool { return len(c.draw.waiting) > 0 }}
 	d.listen(ctx, c)
 	return d
 }
@@ -66,9 +70,11 @@ func (d *pageChunks) take(i int) bool {
 	if el.Call("contains", js.Global().Get("document").Get("activeElement")).Bool() {
 		return false
 	}
-	if sel := js.Global().Call("getSelection"); sel.Truthy() && !sel.Get("isCollapsed").Bool() &&
-		(el.Call("contains", sel.Get("anchorNode")).Bool() || el.Call("contains", sel.Get("focusNode")).Bool()) {
-		return false
+	if d.selecting() {
+		sel := js.Global().Call("getSelection")
+		if el.Call("contains", sel.Get("anchorNode")).Bool() || el.Call("contains", sel.Get("focusNode")).Bool() {
+			return false
+		}
 	}
 	// A disclosure the reader opened keeps its state in its view.
 	if el.Call("querySelector", `[aria-expanded="true"]`).Truthy() {
@@ -76,6 +82,21 @@ func (d *pageChunks) take(i int) bool {
 	}
 	d.copies[i] = js.Global().Get("Array").Call("from", el.Call("cloneNode", true).Get("childNodes"))
 	return true
+}
+
+// selecting reports whether the page holds a selection that is not
+// collapsed. Reading the selection lays the page out (Blink brings layout
+// up to date for it): in a stream that was a layout of its own for each
+// chunk taken, ~150 ms of a 20k stream. So the answer is kept until the
+// selection may have changed: a selectionchange, or what may start one
+// before its selectionchange arrives (a pointer pressed, a key).
+func (d *pageChunks) selecting() bool {
+	if d.selectionStale {
+		sel := js.Global().Call("getSelection")
+		d.hasSelection = sel.Truthy() && !sel.Get("isCollapsed").Bool()
+		d.selectionStale = false
+	}
+	return d.hasSelection
 }
 
 func (d *pageChunks) place(i int) bool {
@@ -268,8 +289,12 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 	window := js.Global()
 	listen(window, "pointerdown", func(js.Value) {
 		d.pointerDown = true
+		d.selectionStale = true
 		clear(d.clicked)
 	})
+	stale := func(js.Value) { d.selectionStale = true }
+	listen(window, "keydown", stale)
+	listen(window.Get("document"), "selectionchange", stale)
 	listen(window, "pointercancel", func(js.Value) { d.pointerDown = false })
 	listen(window, "pointerup", func(e js.Value) {
 		d.pointerDown = false

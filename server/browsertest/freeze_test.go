@@ -145,6 +145,44 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 	checkChunks(t, p)
 }
 
+// A chunk that holds the reader's selection is not frozen (its copy would
+// take the selection away), and once the selection is gone and the reader
+// moves on, it is. The page reads the selection only when it may have
+// changed (app/freeze_js.go), so this also checks that it notices.
+func TestFrozenChunkKeepsTheSelection(t *testing.T) {
+	p := newPageWithin(t, 5*time.Minute)
+	openFrozenConversation(t, p, "bench-freeze-selection.jsonl")
+	chunk := func(i int) string { return fmt.Sprintf(`%s[%d]`, chunks, i) }
+	frozen := func(i int) string {
+		return fmt.Sprintf(`(%s.hasAttribute('data-frozen') && %s.firstChild !== null)`, chunk(i), chunk(i))
+	}
+	header := func(i int) string { return chunk(i) + `.querySelector('[data-kind="group"] > button[aria-expanded]')` }
+	live := func(i int) {
+		p.do(evalAction(header(i) + `.focus()`))
+		p.waitJS(`!`+chunk(i)+`.hasAttribute('data-frozen') && `+chunk(i)+`.contains(document.activeElement)`, 10*time.Second)
+	}
+	// Chunk 3 live, and the reader selects an answer's text in it.
+	const k, j = 3, 5
+	live(k)
+	p.do(evalAction(`getSelection().selectAllChildren(` + chunk(k) + `.querySelector('[data-kind="text"] p'))`))
+	// Focus moves to chunk 5 and leaves it: chunk 5 freezes again, in a
+	// pass that went over chunk 3 first (chunks are taken in order).
+	live(j)
+	p.do(evalAction(`document.activeElement.blur()`))
+	p.waitJS(frozen(j), 30*time.Second)
+	if eval[bool](p, chunk(k)+`.hasAttribute('data-frozen')`) {
+		t.Fatal("the chunk holding the selection was frozen")
+	}
+	if !eval[bool](p, chunk(k)+`.contains(getSelection().anchorNode) && !getSelection().isCollapsed`) {
+		t.Fatal("the selection is no longer in its chunk")
+	}
+	// The selection goes, the reader moves on: chunk 3 freezes.
+	p.do(evalAction(`getSelection().removeAllRanges()`))
+	live(j)
+	p.do(evalAction(`document.activeElement.blur()`))
+	p.waitJS(frozen(k)+` && `+frozen(j), 30*time.Second)
+}
+
 // len2 is how many chunks hold the two items of each of n groups.
 func len2(groups int) int { return (2*groups + 31) / 32 }
 
