@@ -61,6 +61,13 @@ const groups = 400
 
 const chunks = `document.querySelectorAll('#conversation > .chunks > .chunk')`
 
+// chunkAt is chunk i's element; frozenAt says it is frozen with its copy in.
+func chunkAt(i int) string { return fmt.Sprintf(`%s[%d]`, chunks, i) }
+
+func frozenAt(i int) string {
+	return fmt.Sprintf(`(%s.hasAttribute('data-frozen') && %s.firstChild !== null)`, chunkAt(i), chunkAt(i))
+}
+
 // openFrozenConversation plays a conversation of groups into p (focused:
 // focus events fire only in a focused page) and waits until every chunk but
 // the newest two is frozen, with its items in it.
@@ -83,10 +90,7 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 	p.allowClipboard()
 	p.addInitScript(`document.addEventListener("DOMContentLoaded", () => { ` + watchChunks + ` })`)
 	openFrozenConversation(t, p, "bench-freeze-conversation.jsonl")
-	chunk := func(i int) string { return fmt.Sprintf(`%s[%d]`, chunks, i) }
-	frozen := func(i int) string {
-		return fmt.Sprintf(`(%s.hasAttribute('data-frozen') && %s.firstChild !== null)`, chunk(i), chunk(i))
-	}
+	chunk, frozen := chunkAt, frozenAt
 	if n := eval[int](p, `document.querySelectorAll('#conversation .chunk > *').length`); n != 2*groups {
 		t.Fatalf("top-level items in the page: %d, want %d", n, 2*groups)
 	}
@@ -152,10 +156,7 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 func TestFrozenChunkKeepsTheSelection(t *testing.T) {
 	p := newPageWithin(t, 5*time.Minute)
 	openFrozenConversation(t, p, "bench-freeze-selection.jsonl")
-	chunk := func(i int) string { return fmt.Sprintf(`%s[%d]`, chunks, i) }
-	frozen := func(i int) string {
-		return fmt.Sprintf(`(%s.hasAttribute('data-frozen') && %s.firstChild !== null)`, chunk(i), chunk(i))
-	}
+	chunk, frozen := chunkAt, frozenAt
 	header := func(i int) string { return chunk(i) + `.querySelector('[data-kind="group"] > button[aria-expanded]')` }
 	live := func(i int) {
 		p.do(evalAction(header(i) + `.focus()`))
