@@ -118,7 +118,8 @@ func TestWebSocketRefusesOtherOrigins(t *testing.T) {
 }
 
 func TestCommandsEndpoint(t *testing.T) {
-	srv := httptest.NewServer(&Handler{Agent: newTestAgent(t), OriginPatterns: []string{"host.example"}})
+	a := newTestAgent(t)
+	srv := httptest.NewServer(&Handler{Agent: a, OriginPatterns: []string{"host.example"}})
 	defer srv.Close()
 	post := func(body string, header ...string) int {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/sessions/c1/commands", strings.NewReader(body))
@@ -141,9 +142,15 @@ func TestCommandsEndpoint(t *testing.T) {
 	assert.Equal(t, http.StatusUnsupportedMediaType, post(msg, "Content-Type", "text/plain"))
 	assert.Equal(t, http.StatusUnsupportedMediaType, post(msg, "Content-Type", "application/x-www-form-urlencoded"))
 	assert.Equal(t, http.StatusUnsupportedMediaType, post(msg, "Content-Type", ""))
-	assert.Equal(t, http.StatusAccepted, post(msg, "Origin", srv.URL, "Content-Type", "application/json; charset=utf-8"))
-	assert.Equal(t, http.StatusConflict, post(`{"type":"user_message","content":"/gated"}`, "Origin", "https://host.example"),
+	// The accepted run holds at its gate, so the next message finds the
+	// agent busy however slowly this machine runs (a run of /error could
+	// end before it, as it once did under the race detector).
+	gatedMsg := `{"type":"user_message","content":"/gated"}`
+	assert.Equal(t, http.StatusAccepted, post(gatedMsg, "Origin", srv.URL, "Content-Type", "application/json; charset=utf-8"))
+	assert.Equal(t, http.StatusConflict, post(msg, "Origin", "https://host.example"),
 		"an allowed origin gets through (the agent is busy)")
+	a.Release("c1")
+	waitIdle(t, a, "c1")
 	resp, err := http.Get(srv.URL + "/api/sessions/../history")
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
