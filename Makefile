@@ -116,10 +116,13 @@ bench: build
 # The stream benchmark alone (5k and 20k at max rate on the floor, Stepwise
 # and the React peer), to iterate on. RUNS="1k,5k,5k-3rd,20k,100k,1k@100,1k@100+2k"
 # and PAGES="floor,stepwise,react" pick others; ROUNDS=3 plays each 3 times.
-RUNS  ?=
-PAGES ?=
+# JSFLAGS="--no-liftoff --no-wasm-lazy-compilation" gives Chromium V8 flags
+# (there: every wasm function optimised before the page runs).
+RUNS    ?=
+PAGES   ?=
+JSFLAGS ?=
 bench-stream: build
-	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) STEPWISE_BENCH_PAGES=$(PAGES) STEPWISE_BENCH_ROUNDS=$(ROUNDS) $(GO) test -v -count=1 -tags browser -run '^TestBenchStream$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
+	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) STEPWISE_BENCH_PAGES=$(PAGES) STEPWISE_BENCH_ROUNDS=$(ROUNDS) STEPWISE_JS_FLAGS='$(JSFLAGS)' $(GO) test -v -count=1 -tags browser -run '^TestBenchStream$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'
 
 # Chromium's profiler over Stepwise playing one stream (RUNS=5k by
 # default), split by what the time went to. The wasm is built with its

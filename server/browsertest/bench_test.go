@@ -157,6 +157,9 @@ func benchStreams(t *testing.T, runs []streamRun) {
 	names := map[string]string{pageFloor: "floor", pageStepwise: "Stepwise", pageReact: "React peer"}
 
 	fmt.Printf("streams of ../shared/bench/gen-events.py, each page in a fresh tab, one after the other, %d round(s); %s\n", rounds, chromiumVersion())
+	if flags := os.Getenv("STEPWISE_JS_FLAGS"); flags != "" {
+		fmt.Printf("V8 flags: %s\n", flags)
+	}
 	fmt.Println("run        page         events       ms  µs/event  ×floor  long  max ms  p50/p95 ms    dom  JS MB  Go MB wasm MB | per event µs: task script style layout")
 	// results[run][round][page]
 	results := map[string][]map[string]pageResult{}

@@ -84,6 +84,12 @@ func run(m *testing.M) int {
 		chromedp.Flag("disable-quic", true),
 		chromedp.WindowSize(1100, 900),
 	)
+	// V8's flags for an experiment (make bench-stream JSFLAGS="..."), e.g.
+	// every wasm function optimised before the page runs, to tell V8's
+	// tiering from the page's own cost; never set by make test.
+	if flags := os.Getenv("STEPWISE_JS_FLAGS"); flags != "" {
+		opts = append(opts, chromedp.Flag("js-flags", flags))
+	}
 	var cancel context.CancelFunc
 	allocCtx, cancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
