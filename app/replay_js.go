@@ -119,12 +119,22 @@ func (r *Replayer) play(lines [][]byte) {
 	var step js.Func
 	var finish func()
 	i := 0
-	channel := global.Get("MessageChannel").New()
-	port := channel.Get("port2")
+	// At max rate web/boot.js's stepwiseLoop posts the tasks and calls step
+	// in each, with no arguments, while it returns true: a call out of the
+	// wasm to post each next task, and an event and a port handed to Go
+	// for each call in, were the driver's cost counted as the page's (the
+	// floor's driver is plain JavaScript). Without boot.js, step posts them
+	// itself.
+	loop := global.Get("stepwiseLoop")
+	var channel, port js.Value
+	if r.Rate == 0 && loop.Type() != js.TypeFunction {
+		channel = global.Get("MessageChannel").New()
+		port = channel.Get("port2")
+	}
 
 	step = js.FuncOf(func(this js.Value, args []js.Value) any {
 		if i >= len(lines) {
-			return nil
+			return false
 		}
 		// The clock is read for the start and, at a rate, for each event's
 		// latency: at max rate a call into JS per event would be the
@@ -154,12 +164,16 @@ func (r *Replayer) play(lines [][]byte) {
 			finish()
 		case r.Rate > 0:
 			global.Call("setTimeout", step, 1000/r.Rate)
-		default:
+		case !port.IsUndefined():
 			port.Call("postMessage", 0)
+		default:
+			return true // stepwiseLoop posts the next task
 		}
-		return nil
+		return false
 	})
-	channel.Get("port1").Set("onmessage", step)
+	if !port.IsUndefined() {
+		channel.Get("port1").Set("onmessage", step)
+	}
 
 	finish = func() {
 		// One animation frame, then one task, then the result.
@@ -203,9 +217,12 @@ func (r *Replayer) play(lines [][]byte) {
 		finish()
 		return
 	}
-	if r.Rate > 0 {
+	switch {
+	case r.Rate > 0:
 		global.Call("setTimeout", step, 0)
-	} else {
+	case port.IsUndefined():
+		loop.Invoke(step)
+	default:
 		port.Call("postMessage", 0)
 	}
 }

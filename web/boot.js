@@ -125,6 +125,20 @@
     };
   };
 
+  // stepwiseLoop(step) calls step() in a task of its own, again and again
+  // while it returns true: the replay driver's max rate (app/replay_js.go,
+  // ../shared/bench/README.md), each next task posted through a
+  // MessageChannel as soon as step returns. Calling in from here, with no
+  // arguments, costs the wasm less than being the port's handler.
+  window.stepwiseLoop = function (step) {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      if (step()) channel.port2.postMessage(null);
+      else channel.port1.close();
+    };
+    channel.port2.postMessage(null);
+  };
+
   if (root.dataset.stepwise === "ready") return; // the app already runs
 
   var params = new URLSearchParams(location.search);
