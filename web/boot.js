@@ -18,7 +18,8 @@
  * It also keeps, for the page's whole life, the conversation's reading
  * mark (below): a check on every scroll event, cheaper here than a call
  * into the wasm for each; and, for the same reason, it gathers a
- * WebSocket's messages for the app (stepwiseQueue).
+ * WebSocket's messages for the app (stepwiseQueue) and posts the replay
+ * driver's tasks (stepwiseLoop).
  */
 (function () {
   "use strict";
