@@ -69,3 +69,36 @@ old = '\t\tfolded, ok := unicodeCaseFoldings[r]\n'
 assert s.count(old) == 1
 s = s.replace(old, '\t\tbuildUnicodeCaseFoldings()\n' + old)
 open(p, 'w').write(s)
+# linkify's default patterns are compiled only where no option replaced
+# them: Stepwise passes its own (components/markdown.go), and goldmark's,
+# each with a 256-fold repetition, cost more to compile than the rest of
+# the parser's start.
+p = os.path.join(root, 'extension', 'linkify.go')
+s = open(p).read()
+old = '''			AllowedProtocols: nil,
+			URLRegexp:        urlRegexp(),
+			WWWRegexp:        wwwURLRegxp(),
+		},
+	}
+	for _, o := range opts {
+		o.SetLinkifyOption(&p.LinkifyConfig)
+	}
+	return p
+'''
+new = '''			AllowedProtocols: nil,
+		},
+	}
+	for _, o := range opts {
+		o.SetLinkifyOption(&p.LinkifyConfig)
+	}
+	if p.URLRegexp == nil {
+		p.URLRegexp = urlRegexp()
+	}
+	if p.WWWRegexp == nil {
+		p.WWWRegexp = wwwURLRegxp()
+	}
+	return p
+'''
+assert s.count(old) == 1
+s = s.replace(old, new)
+open(p, 'w').write(s)

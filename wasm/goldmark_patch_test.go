@@ -36,13 +36,21 @@ func TestGoldmarkPatch(t *testing.T) {
 			t.Errorf("goldmark/%s allocates %d bytes as the program starts with the patch, %d without: want a tenth at most", pkg, p, s)
 		}
 	}
+	// Given both patterns, a linkify parser compiles neither of goldmark's.
+	if o, d := patched["linkify with options"], patched["linkify with defaults"]; o*10 > d {
+		t.Errorf("a linkify parser given its patterns allocates %d bytes with the patch, %d with goldmark's: want a tenth at most", o, d)
+	}
 }
 
-var initTraceLine = regexp.MustCompile(`^init github\.com/yuin/goldmark/(\w+) @.* (\d+) bytes`)
+var (
+	initTraceLine = regexp.MustCompile(`^init github\.com/yuin/goldmark/(\w+) @.* (\d+) bytes`)
+	linkifyLine   = regexp.MustCompile(`^(linkify with \w+) (\d+) bytes`)
+)
 
 // goldmarkInitBytes runs testdata/goldmarkinit against the goldmark in
 // dir and returns the bytes each of goldmark's packages allocated as it
-// started, by package name (util, parser, extension...).
+// started, by package name (util, parser, extension...), and what its
+// linkify parsers took ("linkify with options", "linkify with defaults").
 func goldmarkInitBytes(t *testing.T, dir, version string) map[string]int {
 	t.Helper()
 	mod := t.TempDir()
@@ -66,6 +74,9 @@ func goldmarkInitBytes(t *testing.T, dir, version string) map[string]int {
 	bytes := map[string]int{}
 	for _, line := range strings.Split(string(out), "\n") {
 		if m := initTraceLine.FindStringSubmatch(line); m != nil {
+			bytes[m[1]], _ = strconv.Atoi(m[2])
+		}
+		if m := linkifyLine.FindStringSubmatch(line); m != nil {
 			bytes[m[1]], _ = strconv.Atoi(m[2])
 		}
 	}
