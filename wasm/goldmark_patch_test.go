@@ -1,3 +1,6 @@
+// Host tests (see syscalljs_patch_test.go).
+//go:build !js
+
 package main
 
 import (

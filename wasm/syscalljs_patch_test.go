@@ -1,3 +1,8 @@
+// The patch tests run on the host: they build the wasm and run it under
+// Node (and syscalljs_patch_test.go takes the site's wasm_exec.js from
+// server/site, which does not build for js).
+//go:build !js
+
 package main
 
 import (
