@@ -56,8 +56,9 @@ var wasmExecPatches = []scriptPatch{
 		// Each call from JavaScript into Go read its event object through
 		// seven calls out of the wasm (the event, clearing it, its id, this,
 		// its arguments object, that object's length, each argument) and
-		// set the result through another: at a stream's max rate nine of
-		// the ~21 calls per event. Stepwise's syscall/js
+		// set the result through another, and released two objects: at a
+		// stream's max rate nine of the ~29 calls out of the wasm per event
+		// (the clock's included). Stepwise's syscall/js
 		// (wasm/gosyscalljs-wasm.patch) takes the event in one call and
 		// gives the result in one; a token, not a reference, names the
 		// event between the two. Unused by a wasm built without the patch.
