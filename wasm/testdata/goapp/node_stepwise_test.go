@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -104,4 +105,58 @@ func TestSyscallJSArgSharesShortStrings(t *testing.T) {
 	if got := list.Call("join", "|").String(); got != "a|"+long+"|a" {
 		t.Fatalf("Call with strings: %q", got)
 	}
+}
+
+// A dispatch asked from outside the engine's work while it idles runs at
+// once in the asking goroutine; one asked from within a dispatch is
+// queued, and later ones wait behind it; a frame follows either.
+func TestDispatchRunsAtOnceWhenIdle(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e := &engineX{
+		ctx:            ctx,
+		localStorage:   newMemoryStorage(),
+		sessionStorage: newMemoryStorage(),
+		dispatches:     make(chan func(), 4096),
+		defers:         make(chan func(), 4096),
+	}
+	wait := func(what string, done chan struct{}) {
+		t.Helper()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s never happened", what)
+		}
+	}
+	started := make(chan struct{})
+	e.dispatch(func() { close(started) }) // before Start: queued
+	go e.Start(120)
+	wait("the dispatch queued before Start", started)
+
+	ranAtOnce := false
+	e.dispatch(func() { ranAtOnce = true })
+	if !ranAtOnce {
+		t.Fatal("a dispatch while the engine idles did not run at once")
+	}
+
+	var order []string
+	e.dispatch(func() {
+		order = append(order, "outer")
+		e.dispatch(func() { order = append(order, "nested") })
+		order = append(order, "outer end")
+	})
+	e.dispatch(func() { order = append(order, "next") })
+	if want := []string{"outer", "outer end"}; !reflect.DeepEqual(order, want) {
+		t.Fatalf("before the engine ran: %v, want %v", order, want)
+	}
+	done := make(chan struct{})
+	e.dispatch(func() { close(done) })
+	wait("the queued dispatches", done)
+	if want := []string{"outer", "outer end", "nested", "next"}; !reflect.DeepEqual(order, want) {
+		t.Fatalf("order %v, want %v", order, want)
+	}
+
+	framed := make(chan struct{})
+	e.dispatch(func() { e.defere(func() { close(framed) }) })
+	wait("a frame after a dispatch run at once", framed)
 }
