@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -521,6 +522,87 @@ func TestBenchProfile(t *testing.T) {
 	printProfile(stop.Profile, res)
 	p.close()
 	traceStream(t, streams, "/?replay=/streams/"+file+"&rate="+run.rate+"&lang=en")
+	floor := benchStaticServer(t, filepath.Join("..", "..", "..", "shared", "bench", "floor"), streams)
+	traceFloor(t, streams, floor+"/?events=/streams/"+file+"&rate="+run.rate)
+}
+
+// traceEvent is what the stream traces read of Chromium's trace events.
+type traceEvent struct {
+	Name string  `json:"name"`
+	Ph   string  `json:"ph"`
+	Ts   float64 `json:"ts"`
+	Dur  float64 `json:"dur"`
+	Tdur float64 `json:"tdur"`
+	Pid  int64   `json:"pid"`
+	Tid  int64   `json:"tid"`
+	Args struct {
+		Name string `json:"name"`
+	} `json:"args"`
+}
+
+// streamTraceCategories are the trace's categories: "toplevel" has every
+// thread's tasks, of every process, for printThreadCPU.
+var streamTraceCategories = []string{"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline",
+	"v8", "v8.wasm", "disabled-by-default-v8.gc", "blink", "cc"}
+
+// traceFloor plays the stream on the framework-free floor under the same
+// tracing, for printThreadCPU's figures side by side with Stepwise's.
+func traceFloor(t *testing.T, streams *streamServer, url string) {
+	p := newPageWithin(t, 10*time.Minute)
+	defer p.close()
+	gate := streams.hold()
+	p.do(chromedp.Navigate(url))
+	gate.waitRequested()
+	stop := startTrace[traceEvent](t, p, streamTraceCategories...)
+	gate.release()
+	p.waitJS(`window.__result`, 10*time.Minute)
+	res := eval[client.ReplayResult](p, `window.__result`)
+	printThreadCPU("the floor", res, stop())
+}
+
+// printThreadCPU prints the CPU time (thread time, not wall time) of each
+// thread of every process of the browser while a stream played, its
+// top-level events summed: on two cores, what else wanted them beside the
+// page's main thread (V8 optimising the wasm, rasterising, compositing).
+func printThreadCPU(page string, res client.ReplayResult, events []traceEvent) {
+	type thread struct{ pid, tid int64 }
+	processName := map[int64]string{}
+	threadName := map[thread]string{}
+	byThread := map[thread][]traceEvent{}
+	for _, e := range events {
+		switch {
+		case e.Ph == "M" && e.Name == "process_name":
+			processName[e.Pid] = e.Args.Name
+		case e.Ph == "M" && e.Name == "thread_name":
+			threadName[thread{e.Pid, e.Tid}] = e.Args.Name
+		case e.Ph == "X":
+			byThread[thread{e.Pid, e.Tid}] = append(byThread[thread{e.Pid, e.Tid}], e)
+		}
+	}
+	cpu := map[string]float64{} // by process and thread name: pools have many threads
+	var total float64
+	for th, xs := range byThread {
+		sort.Slice(xs, func(i, j int) bool {
+			if xs[i].Ts != xs[j].Ts {
+				return xs[i].Ts < xs[j].Ts
+			}
+			return xs[i].Dur > xs[j].Dur
+		})
+		end := math.Inf(-1)
+		for _, e := range xs {
+			if e.Ts >= end { // top-level: not inside the one before
+				cpu[processName[th.pid]+" / "+threadName[th]] += e.Tdur
+				total += e.Tdur
+				end = e.Ts + e.Dur
+			}
+		}
+	}
+	fmt.Printf("CPU by thread, %s (%d events in %.0f ms under tracing): %.0f ms in all\n", page, res.Events, res.Ms, total/1000)
+	for _, kv := range sortedByValue(cpu) {
+		if kv.v >= 5000 {
+			fmt.Printf("  %-50s %6.0f ms\n", kv.k, kv.v/1000)
+		}
+	}
 }
 
 // traceStream plays a stream on Stepwise again under Chromium's tracing
@@ -533,23 +615,10 @@ func TestBenchProfile(t *testing.T) {
 func traceStream(t *testing.T, streams *streamServer, url string) {
 	p := newPageWithin(t, 40*time.Minute)
 	defer p.close()
-	type traceEvent struct {
-		Name string  `json:"name"`
-		Ph   string  `json:"ph"`
-		Ts   float64 `json:"ts"`
-		Dur  float64 `json:"dur"`
-		Tdur float64 `json:"tdur"`
-		Pid  int64   `json:"pid"`
-		Tid  int64   `json:"tid"`
-		Args struct {
-			Name string `json:"name"`
-		} `json:"args"`
-	}
 	gate := streams.hold()
 	p.open(url)
 	gate.waitRequested()
-	stop := startTrace[traceEvent](t, p,
-		"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.wasm", "disabled-by-default-v8.gc", "blink", "cc")
+	stop := startTrace[traceEvent](t, p, streamTraceCategories...)
 	gate.release()
 	p.waitJS(`window.__result`, 30*time.Minute)
 	res := eval[client.ReplayResult](p, `window.__result`)
@@ -658,6 +727,7 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 	fmt.Printf("CPU time: renderer main thread %.0f ms while busy %.0f ms (the rest it waited for a core);\n", mainCPU/1000, total/1000)
 	fmt.Printf("  V8 compiling the wasm: on the main thread %.0f ms (%d functions on first call, baseline), on worker threads %.0f ms (%d jobs, optimised)\n",
 		lazyCPU/1000, lazyFunctions, optimisingCPU/1000, optimisingJobs)
+	printThreadCPU("Stepwise", res, events)
 }
 
 // profileCategories name what a sample was doing, by the function on top
