@@ -109,7 +109,9 @@ func TestSyscallJSArgSharesShortStrings(t *testing.T) {
 
 // A dispatch asked from outside the engine's work while it idles runs at
 // once in the asking goroutine; one asked from within a dispatch is
-// queued, and later ones wait behind it; a frame follows either.
+// queued, and later ones wait behind it; a frame follows either; a
+// panic recovered by the asking goroutine does not leave the engine
+// locked.
 func TestDispatchRunsAtOnceWhenIdle(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -159,4 +161,14 @@ func TestDispatchRunsAtOnceWhenIdle(t *testing.T) {
 	framed := make(chan struct{})
 	e.dispatch(func() { e.defere(func() { close(framed) }) })
 	wait("a frame after a dispatch run at once", framed)
+
+	// A goroutine that recovers from its dispatch's panic leaves the
+	// engine unlocked.
+	func() {
+		defer func() { recover() }()
+		e.dispatch(func() { panic("a dispatch that fails") })
+	}()
+	after := make(chan struct{})
+	e.dispatch(func() { close(after) })
+	wait("a dispatch after one that panicked", after)
 }
