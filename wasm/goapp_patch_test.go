@@ -42,11 +42,16 @@ func TestGoAppPatch(t *testing.T) {
 			t.Fatalf("%s did not run:\n%s", name, out)
 		}
 	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "allocations per") {
+			t.Log(strings.TrimSpace(line))
+		}
+	}
 }
 
 // patchTests are the tests TestGoAppPatch runs in the patched go-app: its
 // own of the prop comparison, and Stepwise's in testdata/goapp.
-var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestSyscallJSArgSharesShortStrings", "TestDispatchRunsAtOnceWhenIdle"}
+var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestSyscallJSArgSharesShortStrings", "TestDispatchRunsAtOnceWhenIdle", "TestNodesTakeNoExtraReferences"}
 
 // patchedModule copies the module go.mod names at modulePath (its release
 // in the module cache) and applies wasm/patchName to the copy, as the

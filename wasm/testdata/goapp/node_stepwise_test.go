@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"syscall/js"
 	"testing"
 	"time"
 )
@@ -171,4 +172,65 @@ func TestDispatchRunsAtOnceWhenIdle(t *testing.T) {
 	after := make(chan struct{})
 	e.dispatch(func() { close(after) })
 	wait("a dispatch after one that panicked", after)
+}
+
+// Creating a node and adding it to its parent hands Go a reference to the
+// node only: not one to the document for each node, nor a second one to
+// the child (appendChild's result). Each reference costs Go an allocation
+// and a finalizer, and JavaScript a count to keep.
+func TestNodesTakeNoExtraReferences(t *testing.T) {
+	js.Global().Call("eval", `(() => {
+		const node = (props) => Object.assign({
+			kids: [],
+			append(...n) { this.kids.push(...n) },
+			appendChild(n) { this.kids.push(n); return n },
+		}, props);
+		const doc = {
+			createElement: (tag) => node({ tag }),
+			createTextNode: (text) => node({ text }),
+		};
+		globalThis.documentReads = 0;
+		Object.defineProperty(globalThis, "document", {
+			configurable: true,
+			get() { globalThis.documentReads++; return doc },
+		});
+	})()`)
+	defer js.Global().Delete("document")
+	jsDocument = nil
+	w := window
+
+	parent, err := w.createElement("div", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const runs = 200
+	js.Global().Set("documentReads", 0)
+	now := testing.AllocsPerRun(runs, func() {
+		p, _ := w.createElement("p", "")
+		parent.appendChild(p)
+		p.appendChild(w.createTextNode("a"))
+	})
+	if reads := js.Global().Get("documentReads").Int(); reads != 0 {
+		t.Errorf("document read %d times for %d nodes, want once for all", reads, 2*(runs+1))
+	}
+	kids := parent.Get("kids")
+	if n := kids.Length(); n != runs+1 {
+		t.Fatalf("parent has %d children, want %d", n, runs+1)
+	}
+	if got := kids.Index(0).Get("kids").Index(0).Get("text").String(); got != "a" {
+		t.Fatalf("the first child's text %q, want %q", got, "a")
+	}
+
+	// The same nodes made as go-app does without the patch.
+	before := testing.AllocsPerRun(runs, func() {
+		p := w.Get("document").Call("createElement", "p")
+		parent.Call("appendChild", p)
+		p.Call("appendChild", w.Get("document").Call("createTextNode", "a"))
+	})
+	// Two document references and two appended children fewer, each a
+	// Go object holding the reference and a go-app value wrapping it.
+	t.Logf("allocations per paragraph and text: %.0f, %.0f as go-app made them", now, before)
+	if now > before-4 {
+		t.Fatalf("%.0f allocations per paragraph and text, %.0f as go-app made them: want at least 4 fewer", now, before)
+	}
 }
