@@ -234,3 +234,37 @@ func TestNodesTakeNoExtraReferences(t *testing.T) {
 		t.Fatalf("%.0f allocations per paragraph and text, %.0f as go-app made them: want at least 4 fewer", now, before)
 	}
 }
+
+// A text that grows is given only what it gained (appendData, as a
+// streamed answer grows); any other change sets the whole text.
+func TestTextGrowsByAppending(t *testing.T) {
+	node := js.Global().Call("eval", `({
+		nodeValue: "Hello", appended: [],
+		appendData(s) { this.nodeValue += s; this.appended.push(s) },
+	})`)
+	v := &text{jsvalue: ValueOf(node), value: "Hello"}
+	var m nodeManager
+	for _, step := range []struct {
+		text, appended string // appended: the last piece appended, "" for none
+		pieces             int
+	}{
+		{"Hello, world", ", world", 1},
+		{"Hello, world", ", world", 1},
+		{"Hello, world, été", ", été", 2},
+		{"Hello", ", été", 2},
+		{"Help", ", été", 2},
+		{"", ", été", 2},
+		{"x", "x", 3},
+	} {
+		if _, err := m.updateText(v, &text{value: step.text}); err != nil {
+			t.Fatal(err)
+		}
+		if got := node.Get("nodeValue").String(); got != step.text || v.value != step.text {
+			t.Fatalf("after %q: the node holds %q, go-app %q", step.text, got, v.value)
+		}
+		pieces := node.Get("appended")
+		if n := pieces.Length(); n != step.pieces || n > 0 && pieces.Index(n-1).String() != step.appended {
+			t.Fatalf("after %q: %d pieces appended, the last %q; want %d, %q", step.text, n, pieces.Index(max(n-1, 0)), step.pieces, step.appended)
+		}
+	}
+}
