@@ -246,7 +246,7 @@ func TestTextGrowsByAppending(t *testing.T) {
 	var m nodeManager
 	for _, step := range []struct {
 		text, appended string // appended: the last piece appended, "" for none
-		pieces             int
+		pieces         int
 	}{
 		{"Hello, world", ", world", 1},
 		{"Hello, world", ", world", 1},
