@@ -195,8 +195,11 @@ func TestNodesTakeNoExtraReferences(t *testing.T) {
 			get() { globalThis.documentReads++; return doc },
 		});
 	})()`)
-	defer js.Global().Delete("document")
 	jsDocument = nil
+	defer func() {
+		js.Global().Delete("document")
+		jsDocument = nil // the stand-in is gone: read the next one again
+	}()
 	w := window
 
 	parent, err := w.createElement("div", "")
