@@ -548,16 +548,23 @@ var streamTraceCategories = []string{"toplevel", "devtools.timeline", "disabled-
 // traceFloor plays the stream on the framework-free floor under the same
 // tracing, for printThreadCPU's figures side by side with Stepwise's.
 func traceFloor(t *testing.T, streams *streamServer, url string) {
-	p := newPageWithin(t, 10*time.Minute)
+	res, events := tracePlay(t, streams, func(p *page) { p.do(chromedp.Navigate(url)) })
+	printThreadCPU("the floor", res, events)
+}
+
+// tracePlay opens a page (open), then plays its stream under Chromium's
+// tracing, from the stream's request to its result.
+func tracePlay(t *testing.T, streams *streamServer, open func(p *page)) (client.ReplayResult, []traceEvent) {
+	p := newPageWithin(t, 40*time.Minute)
 	defer p.close()
 	gate := streams.hold()
-	p.do(chromedp.Navigate(url))
+	open(p)
 	gate.waitRequested()
 	stop := startTrace[traceEvent](t, p, streamTraceCategories...)
 	gate.release()
-	p.waitJS(`window.__result`, 10*time.Minute)
+	p.waitJS(`window.__result`, 30*time.Minute)
 	res := eval[client.ReplayResult](p, `window.__result`)
-	printThreadCPU("the floor", res, stop())
+	return res, stop()
 }
 
 // printThreadCPU prints the CPU time (thread time, not wall time) of each
@@ -613,16 +620,7 @@ func printThreadCPU(page string, res client.ReplayResult, events []traceEvent) {
 // Liftoff) and on worker threads as they get hot (optimised, TurboFan),
 // which on two cores takes CPU the main thread would otherwise have.
 func traceStream(t *testing.T, streams *streamServer, url string) {
-	p := newPageWithin(t, 40*time.Minute)
-	defer p.close()
-	gate := streams.hold()
-	p.open(url)
-	gate.waitRequested()
-	stop := startTrace[traceEvent](t, p, streamTraceCategories...)
-	gate.release()
-	p.waitJS(`window.__result`, 30*time.Minute)
-	res := eval[client.ReplayResult](p, `window.__result`)
-	events := stop()
+	res, events := tracePlay(t, streams, func(p *page) { p.open(url) })
 	var main struct{ pid, tid int64 }
 	for _, e := range events {
 		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
