@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	keepMinimumHeap()
 	client.Routes()
 	app.RunWhenOnBrowser()
 }

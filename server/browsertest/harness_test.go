@@ -90,6 +90,17 @@ func run(m *testing.M) int {
 	if flags := os.Getenv("STEPWISE_JS_FLAGS"); flags != "" {
 		opts = append(opts, chromedp.Flag("js-flags", flags))
 	}
+	// Chromium's own output (V8's tracing flags print there) kept in a
+	// file for an experiment; make test never sets it.
+	if name := os.Getenv("STEPWISE_CHROMIUM_OUT"); name != "" {
+		out, err := os.Create(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer out.Close()
+		opts = append(opts, chromedp.CombinedOutput(out))
+	}
 	var cancel context.CancelFunc
 	allocCtx, cancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
