@@ -48,17 +48,78 @@ func TestCanUpdateValueAsDeepEqual(t *testing.T) {
 		{withTime{at, ""}, withTime{at, "e"}},
 		{shared, shared},
 		{shared, shared[:2]},
+		{shared, []int{1, 2, 3}},
+		{[]int(nil), []int{}},
+		{[]*int{&one, &other}, append([]*int(nil), &one, &other)},
+		{[]*int{&one, &other}, []*int{&other, &one}},
+		{[]*int{&one}, []*int{nil}},
+		{[]*int{&one, &one}, []*int{&one}},
+		{[]withPointer{{"x", &one}}, []withPointer{{"x", &other}}},
 		{m, m},
 		{&one, &one},
 		{&one, &other},
 		{"a", "a"},
 		{struct{}{}, struct{}{}},
+		{struct{ V any }{[]int{1}}, struct{ V any }{[]int{1}}},
+		{struct{ V any }{[]int{1}}, struct{ V any }{[]int{2}}},
+		{struct{ V any }{"a"}, struct{ V any }{"a"}},
+		{struct{ V any }{"a"}, struct{ V any }{1}},
 	}
 	for _, p := range pairs {
 		got := canUpdateValue(reflect.ValueOf(p[0]), reflect.ValueOf(p[1]))
 		if want := !reflect.DeepEqual(p[0], p[1]); got != want {
 			t.Errorf("canUpdateValue(%#v, %#v) = %v, want %v", p[0], p[1], got, want)
 		}
+	}
+}
+
+// Settings equal by value, and a chunk's items sliced again from a grown
+// array, are found unchanged without DeepEqual (which allocates).
+func TestCanUpdateValueWithoutDeepEqual(t *testing.T) {
+	type settings struct {
+		Lang, AgentName string
+		Shown           time.Time
+	}
+	// Props as go-app reads them: fields of a component it holds by
+	// pointer.
+	type props struct {
+		Settings      settings
+		Items, Grown  []*int
+		Shorter, Nils []*int
+	}
+	one, two := 1, 2
+	items := []*int{&one, &two}
+	grown := append(make([]*int, 0, 4), items...)
+	old := &props{Settings: settings{Lang: "en", AgentName: "A"}, Items: items, Shorter: items, Nils: items}
+	new := &props{Settings: settings{Lang: "en", AgentName: "A"}, Items: grown, Shorter: grown[:1]}
+	o, n := reflect.ValueOf(old).Elem(), reflect.ValueOf(new).Elem()
+	pairs := [][2]reflect.Value{
+		{o.Field(0), n.Field(0)},
+		{o.Field(1), n.Field(1)},
+		{o.Field(3), n.Field(3)},
+		{o.Field(4), n.Field(4)},
+	}
+	for _, p := range pairs {
+		if n := testing.AllocsPerRun(10, func() { canUpdateValue(p[0], p[1]) }); n != 0 {
+			t.Errorf("comparing %v: %v allocations", p[0].Type(), n)
+		}
+	}
+}
+
+// FormatString's "%v" without fmt answers as fmt does, for every value.
+func TestFormatStringAsFmt(t *testing.T) {
+	type label string
+	values := []any{"", " a b ", true, false, 0, -42, 1 << 40, label("x"), int64(7), 1.5, nil, []int{1}}
+	for _, v := range values {
+		if got, want := FormatString("%v", v), fmt.Sprintf("%v", v); got != want {
+			t.Errorf("FormatString(%%v, %#v) = %q, want %q", v, got, want)
+		}
+	}
+	if got := FormatString("%v-%v", "a", 1); got != "a-1" {
+		t.Errorf(`FormatString("%%v-%%v", "a", 1) = %q`, got)
+	}
+	if got := FormatString("%q", "a"); got != `"a"` {
+		t.Errorf(`FormatString("%%q", "a") = %q`, got)
 	}
 }
 
