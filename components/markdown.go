@@ -291,38 +291,30 @@ func (r *mdRenderer) children(n ast.Node) []app.UI {
 	return out
 }
 
+// node renders one node that is not text. The kinds are split by how
+// often they come: V8 optimises a function whole once it turns hot, and
+// an answer's paragraphs would otherwise make it optimise every kind's
+// code (this was one 28 KB function of wasm).
 func (r *mdRenderer) node(n ast.Node) app.UI {
-	src := r.src
+	switch n.(type) {
+	case *ast.Paragraph:
+		return app.P().Body(r.children(n)...)
+	case *ast.TextBlock:
+		return app.Span().Body(r.children(n)...)
+	case *ast.CodeSpan, *ast.Emphasis, *east.Strikethrough, *ast.Link, *ast.AutoLink, *ast.Image, *mathNode, *east.TaskCheckBox:
+		return r.inline(n)
+	case *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock:
+		return r.codeBlock(n)
+	case *ast.Heading:
+		return r.heading(n.(*ast.Heading))
+	}
+	return r.block(n)
+}
+
+// block renders the blocks other than paragraphs, headings and code.
+func (r *mdRenderer) block(n ast.Node) app.UI {
 	kids := func() []app.UI { return r.children(n) }
 	switch t := n.(type) {
-	case *ast.Paragraph, *ast.TextBlock:
-		if _, tight := n.(*ast.TextBlock); tight {
-			return app.Span().Body(kids()...)
-		}
-		return app.P().Body(kids()...)
-	case *ast.Heading:
-		// The page's own h1 is the agent's name: an answer's headings start
-		// at h2 and never skip a level on the way down (a "###" right after
-		// a "#" is an h3), whatever the model wrote; their look follows the
-		// source's level.
-		level := min(t.Level+1, r.lastHeading+1, 6)
-		if r.lastHeading == 0 {
-			level = 2
-		}
-		r.lastHeading = level
-		class := "md-h" + strconv.Itoa(min(t.Level, 3))
-		switch level {
-		case 2:
-			return app.H2().Class(class).Body(kids()...)
-		case 3:
-			return app.H3().Class(class).Body(kids()...)
-		case 4:
-			return app.H4().Class(class).Body(kids()...)
-		case 5:
-			return app.H5().Class(class).Body(kids()...)
-		default:
-			return app.H6().Class(class).Body(kids()...)
-		}
 	case *ast.ThematicBreak:
 		return app.Hr()
 	case *ast.Blockquote:
@@ -338,40 +330,83 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		return app.Ul().Body(kids()...)
 	case *ast.ListItem:
 		return app.Li().Body(kids()...)
-	case *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(src))
-		}
-		if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
-			b.Write(hb.ClosureLine.Value(src))
-		}
-		source := strings.TrimSuffix(b.String(), "\n")
-		lang := ""
-		if f, ok := n.(*ast.FencedCodeBlock); ok {
-			lang = string(f.Language(src))
-		}
-		code := app.Code().Body(highlight(lang, source)...)
-		if lang != "" {
-			code = code.Class("language-" + sanitizeClass(lang))
-		}
-		// Long lines scroll inside the block: focusable, so a keyboard can
-		// scroll it too.
-		pre := app.Pre().Class("md-code").Attr("tabindex", "0").Body(code)
-		if _, isHTML := n.(*ast.HTMLBlock); isHTML || r.copy == nil {
-			return pre
-		}
-		id := codeCopyID(r.copy.item, r.codeBlocks)
-		r.codeBlocks++
-		return app.Div().Class("md-codeblock").Body(
-			app.Div().Class("md-code-head").Body(
-				app.Span().Class("md-code-lang").Text(lang),
-				copyButton(id, source, "copy.code", r.copy.copied, r.copy.tr),
-			),
-			pre,
-		)
+	case *east.Table:
+		return r.table(t)
+	}
+	// Anything else keeps its text.
+	return app.Span().Body(kids()...)
+}
+
+// heading renders a heading. The page's own h1 is the agent's name: an
+// answer's headings start at h2 and never skip a level on the way down (a
+// "###" right after a "#" is an h3), whatever the model wrote; their look
+// follows the source's level.
+func (r *mdRenderer) heading(t *ast.Heading) app.UI {
+	level := min(t.Level+1, r.lastHeading+1, 6)
+	if r.lastHeading == 0 {
+		level = 2
+	}
+	r.lastHeading = level
+	kids := r.children(t)
+	class := "md-h" + strconv.Itoa(min(t.Level, 3))
+	switch level {
+	case 2:
+		return app.H2().Class(class).Body(kids...)
+	case 3:
+		return app.H3().Class(class).Body(kids...)
+	case 4:
+		return app.H4().Class(class).Body(kids...)
+	case 5:
+		return app.H5().Class(class).Body(kids...)
+	default:
+		return app.H6().Class(class).Body(kids...)
+	}
+}
+
+// codeBlock renders an indented or fenced code block, or an HTML block as
+// code.
+func (r *mdRenderer) codeBlock(n ast.Node) app.UI {
+	src := r.src
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(src))
+	}
+	if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
+		b.Write(hb.ClosureLine.Value(src))
+	}
+	source := strings.TrimSuffix(b.String(), "\n")
+	lang := ""
+	if f, ok := n.(*ast.FencedCodeBlock); ok {
+		lang = string(f.Language(src))
+	}
+	code := app.Code().Body(highlight(lang, source)...)
+	if lang != "" {
+		code = code.Class("language-" + sanitizeClass(lang))
+	}
+	// Long lines scroll inside the block: focusable, so a keyboard can
+	// scroll it too.
+	pre := app.Pre().Class("md-code").Attr("tabindex", "0").Body(code)
+	if _, isHTML := n.(*ast.HTMLBlock); isHTML || r.copy == nil {
+		return pre
+	}
+	id := codeCopyID(r.copy.item, r.codeBlocks)
+	r.codeBlocks++
+	return app.Div().Class("md-codeblock").Body(
+		app.Div().Class("md-code-head").Body(
+			app.Span().Class("md-code-lang").Text(lang),
+			copyButton(id, source, "copy.code", r.copy.copied, r.copy.tr),
+		),
+		pre,
+	)
+}
+
+// inline renders the inline nodes other than text.
+func (r *mdRenderer) inline(n ast.Node) app.UI {
+	src := r.src
+	kids := func() []app.UI { return r.children(n) }
+	switch t := n.(type) {
 	case *ast.CodeSpan:
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -409,10 +444,7 @@ func (r *mdRenderer) node(n ast.Node) app.UI {
 		return mathUI(t)
 	case *east.TaskCheckBox:
 		return app.Input().Type("checkbox").Checked(t.IsChecked).Disabled(true).Class("md-task")
-	case *east.Table:
-		return r.table(t)
 	}
-	// Anything else keeps its text.
 	return app.Span().Body(kids()...)
 }
 

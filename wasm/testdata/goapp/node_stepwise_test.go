@@ -71,6 +71,16 @@ func TestCanUpdateValueAsDeepEqual(t *testing.T) {
 			t.Errorf("canUpdateValue(%#v, %#v) = %v, want %v", p[0], p[1], got, want)
 		}
 	}
+
+	// A time.Time stays compared by value, as go-app compares it: two
+	// locations made alike are not the same location.
+	t1, t2 := at.In(time.FixedZone("x", 0)), at.In(time.FixedZone("x", 0))
+	if !canUpdateValue(reflect.ValueOf(t1), reflect.ValueOf(t2)) {
+		t.Errorf("canUpdateValue of times in two locations made alike = false, want true")
+	}
+	if canUpdateValue(reflect.ValueOf(t1), reflect.ValueOf(t1)) {
+		t.Errorf("canUpdateValue of a time and itself = true, want false")
+	}
 }
 
 // Settings equal by value, and a chunk's items sliced again from a grown
