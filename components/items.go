@@ -67,6 +67,15 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		return &ToolView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindGroup:
 		return &GroupView{Item: it, Rev: it.Rev, Settings: s, Forms: forms}
+	}
+	return rareItemBody(it, s, forms)
+}
+
+// rareItemBody is itemBody for the kinds that come once in a while: apart,
+// so that the function every item's render calls stays small (V8
+// optimises a function whole once it turns hot).
+func rareItemBody(it *state.Item, s Settings, forms Forms) app.UI {
+	switch it.Kind {
 	case state.KindQuestion:
 		return &QuestionView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Question.ApprovalKey]}
 	case state.KindApproval:

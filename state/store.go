@@ -257,27 +257,6 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 	switch ev.Type {
 	case "ping":
 		return true
-	case "message_start":
-		var msg struct {
-			Role        string      `json:"role"`
-			MessageType string      `json:"message_type"`
-			Usage       *wire.Usage `json:"usage"`
-		}
-		if !wire.IsNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
-			return false
-		}
-		s.finishBlocks() // of a message that never stopped
-		s.commitMessageUsage()
-		if s.status != StatusRunning {
-			s.brandPending = true
-			s.startTurn()
-		}
-		s.msgType = msg.MessageType
-		s.stopReason = ""
-		s.noticed = false
-		s.messageUsage(msg.Usage)
-		s.setStatus(StatusRunning)
-		return true
 	case "message_delta":
 		if ev.Delta != nil && ev.Delta.StopReason != "" {
 			s.stopReason = ev.Delta.StopReason
@@ -333,6 +312,51 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 	case "group_end":
 		s.closeGroup(ev.Summary)
 		return true
+	case "text_output_stream":
+		if ev.Text == nil {
+			return false
+		}
+		return s.applyDialectText(*ev.Text)
+	case "activity":
+		if ev.ActivityType == "" {
+			return false
+		}
+		s.sawActivity = true
+		s.beginDialectTurn()
+		a := ev.Activity
+		a.Type = ev.Type // shadowed by the event's own type when decoded
+		s.applyActivity(&a)
+		return true
+	}
+	return s.dispatchRare(ev)
+}
+
+// dispatchRare is dispatch for the events that come once or twice a turn:
+// apart, so that the function every event goes through stays small (V8
+// optimises a function whole once it turns hot).
+func (s *Store) dispatchRare(ev *wire.Event) bool {
+	switch ev.Type {
+	case "message_start":
+		var msg struct {
+			Role        string      `json:"role"`
+			MessageType string      `json:"message_type"`
+			Usage       *wire.Usage `json:"usage"`
+		}
+		if !wire.IsNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
+			return false
+		}
+		s.finishBlocks() // of a message that never stopped
+		s.commitMessageUsage()
+		if s.status != StatusRunning {
+			s.brandPending = true
+			s.startTurn()
+		}
+		s.msgType = msg.MessageType
+		s.stopReason = ""
+		s.noticed = false
+		s.messageUsage(msg.Usage)
+		s.setStatus(StatusRunning)
+		return true
 	case "error":
 		if isProviderError(ev.Error) {
 			// Anthropic's own errors (overloaded_error, ...) end the turn.
@@ -357,21 +381,6 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 		return s.startBlock(0, false, &b)
 	case "user_message":
 		s.addUser(ev.UserText())
-		return true
-	case "text_output_stream":
-		if ev.Text == nil {
-			return false
-		}
-		return s.applyDialectText(*ev.Text)
-	case "activity":
-		if ev.ActivityType == "" {
-			return false
-		}
-		s.sawActivity = true
-		s.beginDialectTurn()
-		a := ev.Activity
-		a.Type = ev.Type // shadowed by the event's own type when decoded
-		s.applyActivity(&a)
 		return true
 	}
 	return false
@@ -429,14 +438,6 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		ob.text.WriteString(b.Thinking)
 		s.place(it)
 		ob.item = it
-	case "redacted_thinking":
-		// Its data is encrypted reasoning: never shown.
-		it := s.newItem(KindThinking)
-		it.Redacted = true
-		s.place(it)
-		ob.item = it
-	case "compaction":
-		s.addNotice(NoticeCompaction, "")
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		if b.ID == "" || b.Name == "" {
 			return false
@@ -453,6 +454,34 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		}
 		text, _ := wire.ContentText(b.Content)
 		s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+	default:
+		if !s.startRareBlock(ob, b) {
+			return false
+		}
+	}
+	if register {
+		s.blocks[index] = ob
+	} else {
+		s.stopBlock(ob) // a history block is complete
+	}
+	return true
+}
+
+// startRareBlock is startBlock for the blocks that come once in a while
+// (approvals, server tools' results, ends of turns): apart, so that the
+// function every block's start goes through stays small (V8 optimises a
+// function whole once it turns hot). It reports whether the block was
+// applied.
+func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
+	switch b.Type {
+	case "redacted_thinking":
+		// Its data is encrypted reasoning: never shown.
+		it := s.newItem(KindThinking)
+		it.Redacted = true
+		s.place(it)
+		ob.item = it
+	case "compaction":
+		s.addNotice(NoticeCompaction, "")
 	case "approval_request":
 		if b.ApprovalKey == "" {
 			return false
@@ -478,20 +507,12 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		s.terminal(it, StatusError)
 	default:
 		if isServerToolResult(b.Type) {
-			if !s.serverToolResult(b) {
-				return false
-			}
-			break
+			return s.serverToolResult(b)
 		}
 		it := s.newItem(KindUnknown)
 		it.BlockType = b.Type
 		s.place(it)
 		ob.item = it
-	}
-	if register {
-		s.blocks[index] = ob
-	} else {
-		s.stopBlock(ob) // a history block is complete
 	}
 	return true
 }
