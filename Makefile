@@ -8,7 +8,7 @@ ARGS     ?=
 SHARED   ?= ../shared
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test vet unit race conformance browser bench bench-stream bench-profile fuzz screens clean compress-wasm
+.PHONY: build run test vet unit race conformance browser bench bench-stream bench-profile bench-tiering fuzz screens clean compress-wasm
 
 build: web/app.wasm bin/stepwise
 
@@ -131,6 +131,17 @@ bench-profile: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
 	$(WASM_BUILD) -o web/app.wasm ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
 	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) $(GO) test -v -count=1 -tags browser -run '^TestBenchProfile$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
+		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
+
+# What V8 compiles of the wasm while Stepwise plays one stream (RUNS=5k by
+# default) in a fresh tab: the functions it optimises, largest first (a
+# large one turns hot after few calls, and optimising it takes the core
+# the page waits for), and the optimised code it drops. The wasm keeps its
+# names for it, as for bench-profile.
+bench-tiering: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
+	$(WASM_BUILD) -o web/app.wasm ./wasm
+	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm
+	STEPWISE_BENCH=1 STEPWISE_BENCH_RUNS=$(RUNS) STEPWISE_JS_FLAGS='--trace-wasm-compilation-times --trace-deopt' STEPWISE_CHROMIUM_OUT=$(CURDIR)/bin/chromium.out $(GO) test -v -count=1 -tags browser -run '^TestBenchTiering$$' -timeout 60m ./server/browsertest/ | grep -v '^=== \|^--- \|^ok \|^PASS'; \
 		rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).

@@ -1,0 +1,70 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	client "stepwise/app"
+)
+
+// TestBenchTiering (make bench-tiering) prints what V8 compiled of the
+// wasm while Stepwise played a stream at max rate in a fresh tab
+// (STEPWISE_BENCH_RUNS names it, 5k by default): the functions it
+// optimised, largest first, and the optimised code it dropped. Chromium
+// runs with V8's --trace-wasm-compilation-times and --trace-deopt
+// (STEPWISE_JS_FLAGS), its output kept in STEPWISE_CHROMIUM_OUT; the wasm
+// keeps its function names (the target builds it without -s -w).
+func TestBenchTiering(t *testing.T) {
+	skipUnlessBench(t)
+	out := os.Getenv("STEPWISE_CHROMIUM_OUT")
+	if out == "" || !strings.Contains(os.Getenv("STEPWISE_JS_FLAGS"), "--trace-wasm-compilation-times") {
+		t.Skip("run by make bench-tiering")
+	}
+	module, err := os.ReadFile(filepath.Join("..", "..", "web", "app.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := wasmFunctionNames(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := fullStreamRuns[1]
+	for _, r := range fullStreamRuns {
+		if r.name == os.Getenv("STEPWISE_BENCH_RUNS") {
+			run = r
+		}
+	}
+	streams := benchStreamServer
+	file := streams.generate(t, run.events)
+	p := newPageWithin(t, 40*time.Minute)
+	defer p.close()
+	gate := streams.hold()
+	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
+	gate.waitRequested()
+	// What V8 printed before the stream (start-up) is left out.
+	before, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate.release()
+	p.waitJS(`window.__result`, 30*time.Minute)
+	res := eval[client.ReplayResult](p, `window.__result`)
+	all, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stream's request comes before its fetch, split and Markdown
+	// warm-up: the count starts there, before the first event.
+	tr := parseTiering(all[len(before):])
+	if len(tr.compiles) == 0 {
+		t.Fatalf("no compile traced in %s: does this Chromium's V8 still have --trace-wasm-compilation-times?", out)
+	}
+	fmt.Printf("%s at %s: %d events in %.0f ms\n", run.name, run.rate, res.Events, res.Ms)
+	printTiering(os.Stdout, tr, names, 30)
+}
