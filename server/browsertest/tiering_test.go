@@ -188,8 +188,8 @@ func TestWasmFunctionNames(t *testing.T) {
 	// A module with a type section and a name section naming functions 0
 	// and 2 (module name and locals subsections around it, skipped).
 	names := []byte{1, // function names
-		9,    // size
-		2,    // count
+		9, // size
+		2, // count
 		0, 1, 'a',
 		2, 3, 'b', '.', 'c'}
 	nameSection := append([]byte{4, 'n', 'a', 'm', 'e', 0, 2, 1, 'm'}, names...)
