@@ -116,6 +116,50 @@ func TestCanUpdateValueWithoutDeepEqual(t *testing.T) {
 	}
 }
 
+// A component whose props did not change is left as it was without an
+// allocation: its embedded Compo is told by type, not by making an
+// interface of each field.
+func TestUpdateComponentUnchangedWithoutAllocation(t *testing.T) {
+	type settings struct{ Lang, AgentName string }
+	type view struct {
+		Compo
+		Text     string
+		Rev      uint64
+		Settings settings
+		Item     *int
+		Shown    bool
+	}
+	one := 1
+	v := &view{Text: "a", Rev: 3, Settings: settings{"en", "A"}, Item: &one}
+	same := &view{Text: "a", Rev: 3, Settings: settings{"en", "A"}, Item: &one}
+	var m nodeManager
+	if n := testing.AllocsPerRun(10, func() {
+		if got, err := m.updateComponent(Context{}, v, same); err != nil || got != UI(v) {
+			t.Fatalf("updateComponent = %v, %v", got, err)
+		}
+	}); n != 0 {
+		t.Errorf("updateComponent of unchanged props: %v allocations", n)
+	}
+
+	// isCompo answers as the type assertion did, for fields of every kind.
+	type fields struct {
+		C   Compo
+		P   *Compo
+		S   string
+		A   any
+		B   any
+		U   UI
+		Nil any
+	}
+	f := reflect.ValueOf(&fields{A: Compo{}, B: 1, U: &Compo{}}).Elem()
+	for i := 0; i < f.NumField(); i++ {
+		_, want := f.Field(i).Interface().(Compo)
+		if got := isCompo(f.Field(i)); got != want {
+			t.Errorf("isCompo(%s) = %v, want %v", f.Type().Field(i).Name, got, want)
+		}
+	}
+}
+
 // FormatString's "%v" without fmt answers as fmt does, for every value.
 func TestFormatStringAsFmt(t *testing.T) {
 	type label string
