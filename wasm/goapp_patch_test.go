@@ -51,7 +51,7 @@ func TestGoAppPatch(t *testing.T) {
 
 // patchTests are the tests TestGoAppPatch runs in the patched go-app: its
 // own of the prop comparison, and Stepwise's in testdata/goapp.
-var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestFormatStringAsFmt", "TestCanUpdateValueWithoutDeepEqual", "TestUpdateComponentUnchangedWithoutAllocation", "TestSyscallJSArgSharesShortStrings", "TestDispatchRunsAtOnceWhenIdle", "TestNodesTakeNoExtraReferences", "TestTextGrowsByAppending"}
+var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestFormatStringAsFmt", "TestCanUpdateValueWithoutDeepEqual", "TestUpdateComponentUnchangedWithoutAllocation", "TestBaseContextMadeOnce", "TestSyscallJSArgSharesShortStrings", "TestDispatchRunsAtOnceWhenIdle", "TestNodesTakeNoExtraReferences", "TestTextGrowsByAppending"}
 
 // patchedModule copies the module go.mod names at modulePath (its release
 // in the module cache) and applies wasm/patchName to the copy, as the

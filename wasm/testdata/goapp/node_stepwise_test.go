@@ -160,6 +160,34 @@ func TestUpdateComponentUnchangedWithoutAllocation(t *testing.T) {
 	}
 }
 
+// The base context is made once, not for each component a frame updates,
+// and made again when the engine's context changes; a component's
+// context takes no allocation either.
+func TestBaseContextMadeOnce(t *testing.T) {
+	e := &engineX{ctx: context.Background(), localStorage: newMemoryStorage(), sessionStorage: newMemoryStorage()}
+	first := e.baseContext()
+	if n := testing.AllocsPerRun(10, func() { e.baseContext() }); n != 0 {
+		t.Errorf("baseContext: %v allocations after the first", n)
+	}
+	if again := e.baseContext(); again.dispatch == nil || again.Context != first.Context {
+		t.Errorf("baseContext changed: %+v", again)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e.ctx = ctx
+	if got := e.baseContext(); got.Context != ctx {
+		t.Errorf("baseContext kept the engine's former context")
+	}
+	var m nodeManager
+	v := Div()
+	if n := testing.AllocsPerRun(10, func() { m.context(first, v) }); n != 0 {
+		t.Errorf("nodeManager.context: %v allocations", n)
+	}
+	if m.context(first, v).notifyComponentEvent == nil {
+		t.Error("nodeManager.context gives no notifyComponentEvent")
+	}
+}
+
 // FormatString's "%v" without fmt answers as fmt does, for every value.
 func TestFormatStringAsFmt(t *testing.T) {
 	type label string
