@@ -136,8 +136,8 @@ bench-profile: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
 # What V8 compiles of the wasm while Stepwise plays one stream (RUNS=5k by
 # default) in a fresh tab: the functions it optimises, largest first (a
 # large one turns hot after few calls, and optimising it takes the core
-# the page waits for), and the optimised code it drops. The wasm keeps its
-# names for it, as for bench-profile.
+# the page waits for), the optimised code it drops, and Go's allocations.
+# The wasm keeps its names for it, as for bench-profile.
 bench-tiering: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
 	$(WASM_BUILD) -o web/app.wasm ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=web/app.wasm

@@ -116,7 +116,7 @@ func exposeView(c *Controller) {
 		return string(b)
 	})
 	// memory reports the Go heap in bytes: in use, and obtained from the
-	// wasm linear memory.
+	// wasm linear memory; and the allocations and collections so far.
 	// memory(true) collects first: heapAlloc is then the live heap.
 	memory := js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Truthy() {
@@ -124,7 +124,8 @@ func exposeView(c *Controller) {
 		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return map[string]any{"heapInUse": m.HeapInuse, "heapAlloc": m.HeapAlloc, "heapObjects": m.HeapObjects, "sys": m.Sys}
+		return map[string]any{"heapInUse": m.HeapInuse, "heapAlloc": m.HeapAlloc, "heapObjects": m.HeapObjects, "sys": m.Sys,
+			"mallocs": m.Mallocs, "totalAlloc": m.TotalAlloc, "numGC": m.NumGC}
 	})
 	// pauses reports how many times long work (a history's decoding and
 	// loading) let the browser run between its slices (pace.go).

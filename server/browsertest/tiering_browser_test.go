@@ -47,6 +47,7 @@ func TestBenchTiering(t *testing.T) {
 	gate := streams.hold()
 	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
 	gate.waitRequested()
+	goBefore := eval[goAllocs](p, `window.stepwise.memory()`)
 	// What V8 printed before the stream (start-up) is left out.
 	before, err := os.ReadFile(out)
 	if err != nil {
@@ -55,6 +56,7 @@ func TestBenchTiering(t *testing.T) {
 	gate.release()
 	p.waitJS(`window.__result`, 30*time.Minute)
 	res := eval[client.ReplayResult](p, `window.__result`)
+	goAfter := eval[goAllocs](p, `window.stepwise.memory()`)
 	all, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -66,5 +68,16 @@ func TestBenchTiering(t *testing.T) {
 		t.Fatalf("no compile traced in %s: does this Chromium's V8 still have --trace-wasm-compilation-times?", out)
 	}
 	fmt.Printf("%s at %s: %d events in %.0f ms\n", run.name, run.rate, res.Events, res.Ms)
+	n := float64(res.Events)
+	fmt.Printf("Go from the stream's request to its end: %.0f allocations (%.1f per event), %.0f KB (%.2f per event), %d collections\n",
+		goAfter.Mallocs-goBefore.Mallocs, (goAfter.Mallocs-goBefore.Mallocs)/n,
+		(goAfter.TotalAlloc-goBefore.TotalAlloc)/1024, (goAfter.TotalAlloc-goBefore.TotalAlloc)/1024/n, goAfter.NumGC-goBefore.NumGC)
 	printTiering(os.Stdout, tr, names, 30)
+}
+
+// goAllocs is what window.stepwise.memory() says of Go's allocations.
+type goAllocs struct {
+	Mallocs    float64 `json:"mallocs"`
+	TotalAlloc float64 `json:"totalAlloc"`
+	NumGC      int     `json:"numGC"`
 }
