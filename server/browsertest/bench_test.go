@@ -486,19 +486,11 @@ func benchStaticServer(t *testing.T, dir string, streams *streamServer) string {
 // when set.
 func TestBenchProfile(t *testing.T) {
 	skipUnlessBench(t)
-	run := fullStreamRuns[1]
-	for _, r := range fullStreamRuns {
-		if r.name == os.Getenv("STEPWISE_BENCH_RUNS") {
-			run = r
-		}
-	}
+	run := namedStreamRun()
 	streams := benchStreamServer
 	file := streams.generate(t, run.events)
-	p := newPageWithin(t, 40*time.Minute)
+	p, gate := openHeldReplay(t, streams, file, run)
 	defer p.close()
-	gate := streams.hold()
-	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
-	gate.waitRequested()
 	if _, err := chromedp.Call(p.ctx, profiler.Enable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
@@ -524,6 +516,28 @@ func TestBenchProfile(t *testing.T) {
 	traceStream(t, streams, "/?replay=/streams/"+file+"&rate="+run.rate+"&lang=en")
 	floor := benchStaticServer(t, filepath.Join("..", "..", "..", "shared", "bench", "floor"), streams)
 	traceFloor(t, streams, floor+"/?events=/streams/"+file+"&rate="+run.rate)
+}
+
+// namedStreamRun is the run STEPWISE_BENCH_RUNS names, 5k by default: the
+// one stream a profile or trace plays.
+func namedStreamRun() streamRun {
+	for _, r := range fullStreamRuns {
+		if r.name == os.Getenv("STEPWISE_BENCH_RUNS") {
+			return r
+		}
+	}
+	return fullStreamRuns[1]
+}
+
+// openHeldReplay opens Stepwise replaying the stream file at run's rate in
+// a new tab, and returns once the page has asked for the stream, which
+// waits at the returned gate until it is released.
+func openHeldReplay(t *testing.T, streams *streamServer, file string, run streamRun) (*page, *streamGate) {
+	p := newPageWithin(t, 40*time.Minute)
+	gate := streams.hold()
+	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
+	gate.waitRequested()
+	return p, gate
 }
 
 // traceEvent is what the stream traces read of Chromium's trace events.

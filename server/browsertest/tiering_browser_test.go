@@ -34,19 +34,10 @@ func TestBenchTiering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := fullStreamRuns[1]
-	for _, r := range fullStreamRuns {
-		if r.name == os.Getenv("STEPWISE_BENCH_RUNS") {
-			run = r
-		}
-	}
+	run := namedStreamRun()
 	streams := benchStreamServer
-	file := streams.generate(t, run.events)
-	p := newPageWithin(t, 40*time.Minute)
+	p, gate := openHeldReplay(t, streams, streams.generate(t, run.events), run)
 	defer p.close()
-	gate := streams.hold()
-	p.open("/?replay=/streams/" + file + "&rate=" + run.rate + "&lang=en")
-	gate.waitRequested()
 	goBefore := eval[goAllocs](p, `window.stepwise.memory()`)
 	// What V8 printed before the stream (start-up) is left out.
 	before, err := os.ReadFile(out)
