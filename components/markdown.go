@@ -233,62 +233,95 @@ func (r *mdRenderer) sourceRange(n ast.Node) (lo, hi int, ok bool) {
 }
 
 func (r *mdRenderer) children(n ast.Node) []app.UI {
-	var out []app.UI
-	var pending strings.Builder // adjacent text runs join into one text node
-	flush := func() {
-		if pending.Len() > 0 {
-			out = append(out, app.Text(pending.String()))
-			pending.Reset()
-		}
-	}
-	// after adds the marks that follow a closed node.
-	after := func(c ast.Node) {
-		if pm := r.marks[c]; len(pm) > 0 {
-			flush()
-			for _, m := range pm {
-				out = append(out, m.ui)
-			}
-		}
-	}
+	var run textRun
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch t := c.(type) {
 		case *ast.Text:
-			seg := t.Segment
-			from := seg.Start
-			for _, m := range r.marks[t] {
-				pending.Write(r.src[from:max(from, m.split)])
-				from = max(from, m.split)
-				flush()
-				out = append(out, m.ui)
+			if len(r.marks) > 0 {
+				r.markedText(&run, t)
+			} else {
+				run.write(r.src[t.Segment.Start:t.Segment.Stop])
 			}
-			pending.Write(r.src[from:seg.Stop])
 			switch {
 			case t.HardLineBreak():
-				flush()
-				out = append(out, app.Br())
+				run.add(app.Br())
 			case t.SoftLineBreak():
-				pending.WriteByte('\n')
+				run.write(newline)
 			}
 			continue
 		case *ast.String:
-			pending.Write(t.Value)
+			run.write(t.Value)
 			continue
 		case *ast.RawHTML:
 			for i := 0; i < t.Segments.Len(); i++ {
 				seg := t.Segments.At(i)
-				pending.Write(seg.Value(r.src))
+				run.write(seg.Value(r.src))
 			}
-			after(c)
-			continue
+		default:
+			run.add(r.node(c))
 		}
-		flush()
-		if ui := r.node(c); ui != nil {
-			out = append(out, ui)
+		if len(r.marks) > 0 {
+			r.after(&run, c)
 		}
-		after(c)
 	}
-	flush()
-	return out
+	return run.done()
+}
+
+var newline = []byte{'\n'}
+
+// markedText writes a text node whose source holds marks, each placed
+// at its split point. Apart from children, whose every answer's text
+// runs through it: citations are rare, and V8 optimises a hot function
+// whole.
+func (r *mdRenderer) markedText(run *textRun, t *ast.Text) {
+	from := t.Segment.Start
+	for _, m := range r.marks[t] {
+		run.write(r.src[from:max(from, m.split)])
+		from = max(from, m.split)
+		run.add(m.ui)
+	}
+	run.write(r.src[from:t.Segment.Stop])
+}
+
+// after adds the marks that follow a closed node.
+func (r *mdRenderer) after(run *textRun, c ast.Node) {
+	for _, m := range r.marks[c] {
+		run.add(m.ui)
+	}
+}
+
+// textRun gathers a node's children: adjacent text joins into one text
+// node. Its methods are not inlined, so that children stays one small
+// function (each inlined call is code V8 optimises with it).
+type textRun struct {
+	out     []app.UI
+	pending strings.Builder
+}
+
+//go:noinline
+func (b *textRun) write(p []byte) { b.pending.Write(p) }
+
+// add ends the pending text and adds ui, if any, after it.
+//
+//go:noinline
+func (b *textRun) add(ui app.UI) {
+	b.flush()
+	if ui != nil {
+		b.out = append(b.out, ui)
+	}
+}
+
+//go:noinline
+func (b *textRun) flush() {
+	if b.pending.Len() > 0 {
+		b.out = append(b.out, app.Text(b.pending.String()))
+		b.pending.Reset()
+	}
+}
+
+func (b *textRun) done() []app.UI {
+	b.flush()
+	return b.out
 }
 
 // node renders one node that is not text. The kinds are split by how

@@ -563,7 +563,7 @@ var streamTraceCategories = []string{"toplevel", "devtools.timeline", "disabled-
 // tracing, for printThreadCPU's figures side by side with Stepwise's.
 func traceFloor(t *testing.T, streams *streamServer, url string) {
 	res, events := tracePlay(t, streams, func(p *page) { p.do(chromedp.Navigate(url)) })
-	printThreadCPU("the floor", res, events)
+	printMainThread("the floor", res, events)
 }
 
 // tracePlay opens a page (open), then plays its stream under Chromium's
@@ -635,6 +635,13 @@ func printThreadCPU(page string, res client.ReplayResult, events []traceEvent) {
 // which on two cores takes CPU the main thread would otherwise have.
 func traceStream(t *testing.T, streams *streamServer, url string) {
 	res, events := tracePlay(t, streams, func(p *page) { p.open(url) })
+	printMainThread("Stepwise", res, events)
+}
+
+// printMainThread splits the renderer main thread's busy time of a traced
+// stream by kind (script, style, layout, paint...), with the largest
+// events' self time, and what V8 spent compiling the wasm, if any.
+func printMainThread(page string, res client.ReplayResult, events []traceEvent) {
 	var main struct{ pid, tid int64 }
 	for _, e := range events {
 		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
@@ -720,7 +727,7 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 		}
 	}
 	n := float64(res.Events)
-	fmt.Printf("trace: %d events in %.0f ms; renderer main thread busy %.0f ms (%.0f µs/event)\n", res.Events, res.Ms, total/1000, total/n)
+	fmt.Printf("trace, %s: %d events in %.0f ms; renderer main thread busy %.0f ms (%.0f µs/event)\n", page, res.Events, res.Ms, total/1000, total/n)
 	for _, kv := range sortedByValue(byKind) {
 		fmt.Printf("  %-24s %6.1f%% %6.0f µs/event\n", kv.k, 100*kv.v/total, kv.v/n)
 	}
@@ -736,10 +743,17 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 		}
 		fmt.Printf("    self: %-40s %6.0f µs/event\n", kv.k, kv.v/n)
 	}
+	frames := 0
+	for _, e := range xs {
+		if e.Name == "ProxyMain::BeginMainFrame" {
+			frames++
+		}
+	}
+	fmt.Printf("  %d frames\n", frames)
 	fmt.Printf("CPU time: renderer main thread %.0f ms while busy %.0f ms (the rest it waited for a core);\n", mainCPU/1000, total/1000)
 	fmt.Printf("  V8 compiling the wasm: on the main thread %.0f ms (%d functions on first call, baseline), on worker threads %.0f ms (%d jobs, optimised)\n",
 		lazyCPU/1000, lazyFunctions, optimisingCPU/1000, optimisingJobs)
-	printThreadCPU("Stepwise", res, events)
+	printThreadCPU(page, res, events)
 }
 
 // profileCategories name what a sample was doing, by the function on top
