@@ -225,15 +225,22 @@ var ErrNotObject = errors.New("frame is not a JSON object")
 // DecodeEvent decodes one stream frame. It fails on anything but a JSON
 // object; unknown fields are ignored.
 func DecodeEvent(data []byte) (Event, error) {
-	var ev Event
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return ev, ErrNotObject
+		return Event{}, ErrNotObject
 	}
 	if ev, ok := decodeEventFast(trimmed); ok {
 		return ev, nil
 	}
-	if err := json.Unmarshal(trimmed, &ev); err != nil {
+	return decodeEventJSON(trimmed)
+}
+
+// decodeEventJSON decodes with encoding/json what decodeEventFast does
+// not take. Apart, so that the Event it gives json.Unmarshal (which
+// moves it to the heap) is made only here, not for every event.
+func decodeEventJSON(data []byte) (Event, error) {
+	var ev Event
+	if err := json.Unmarshal(data, &ev); err != nil {
 		return Event{}, err
 	}
 	return ev, nil

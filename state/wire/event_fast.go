@@ -177,7 +177,14 @@ func (d *fastDecoder) str(dst *string) bool {
 		return true
 	}
 	// Escapes and invalid UTF-8: encoding/json's own rules, on this string.
-	return json.Unmarshal(tok, dst) == nil
+	// Into a string of its own: dst given to json.Unmarshal would make
+	// every event's Event a heap allocation.
+	var s string
+	if json.Unmarshal(tok, &s) != nil {
+		return false
+	}
+	*dst = s
+	return true
 }
 
 func (d *fastDecoder) strPtr(dst **string) bool {
