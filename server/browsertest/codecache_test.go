@@ -19,6 +19,10 @@ import (
 // has app.wasm in its cache: the next page load takes the wasm from there.
 const workerServesWasm = `navigator.serviceWorker.controller && caches.match("/web/app.wasm").then(r => !!r)`
 
+// cacheStorageUsage is the bytes Cache Storage holds: the service
+// worker's copies, and the code Chromium keeps beside its app.wasm.
+const cacheStorageUsage = `navigator.storage.estimate().then(e => e.usageDetails?.caches || 0)`
+
 // wasmInitiator is how the page's app.wasm was requested: "link" by the
 // preload, "fetch" by app.js itself.
 const wasmInitiator = `performance.getEntriesByType("resource").find(e => new URL(e.name).pathname === "/web/app.wasm")?.initiatorType || ""`
@@ -50,7 +54,7 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 	// the worker's copy once V8 has optimised some of it and compiled
 	// nothing more for 2 s, which Cache Storage's usage shows (1.3 MB).
 	// The next tab then reads it.
-	cached := `navigator.storage.estimate().then(e => e.usageDetails?.caches || 0)`
+	cached := cacheStorageUsage
 	before := eval[float64](first, cached)
 	for tabNo := 1; tabNo <= 2; tabNo++ {
 		tabCtx, closeTab := chromedp.NewContext(first.ctx)
