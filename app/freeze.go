@@ -247,13 +247,8 @@ func (c *Controller) retryLater(ctx app.Context, now time.Time) {
 	if f.retrying {
 		return
 	}
-	var first time.Time
-	for _, b := range f.blocked {
-		if b.until != forever && (first.IsZero() || b.until.Before(first)) {
-			first = b.until
-		}
-	}
-	if first.IsZero() {
+	first, ok := f.nextRetry(now)
+	if !ok {
 		return
 	}
 	f.retrying = true
@@ -261,6 +256,20 @@ func (c *Controller) retryLater(ctx app.Context, now time.Time) {
 		f.retrying = false
 		ctx.Update()
 	})
+}
+
+// nextRetry is when the earliest timed block that still blocks expires.
+// One that has expired blocks nothing (candidates takes its chunk again)
+// and stays only as the memory that its chunk was tried once: a pass
+// asked for it would find nothing to do and, asking again, make the idle
+// page render every 50 ms for as long as it stays open.
+func (f *freezer) nextRetry(now time.Time) (first time.Time, ok bool) {
+	for _, b := range f.blocked {
+		if b.until != forever && b.until.After(now) && (!ok || b.until.Before(first)) {
+			first, ok = b.until, true
+		}
+	}
+	return first, ok
 }
 
 // thaw draws chunk i live again (or stops it from being frozen), and keeps

@@ -87,6 +87,35 @@ func TestFreezeCandidatesRespectBlocks(t *testing.T) {
 	assert.Equal(t, []int{0}, f.candidates(items, nil, "", now, 8), "a block holds for the items it saw")
 }
 
+// A pass is asked for when a timed block expires, and none for a block
+// that has expired or holds until the reader moves: a pass asked for at
+// once, again and again, rendered an idle page every 50 ms.
+func TestFreezeRetriesOnlyForBlocksToCome(t *testing.T) {
+	f, _ := newFreezer()
+	now := time.Now()
+	items := answers(4 * components.ChunkSize)
+	_, ok := f.nextRetry(now)
+	assert.False(t, ok, "no block")
+
+	f.block(0, components.MarkOf(components.Chunk(items, 0)), now)
+	f.block(1, components.MarkOf(components.Chunk(items, 1)), now.Add(time.Second))
+	at, ok := f.nextRetry(now)
+	require.True(t, ok)
+	assert.Equal(t, now.Add(retryBlocked), at, "the earliest")
+
+	at, ok = f.nextRetry(now.Add(retryBlocked))
+	require.True(t, ok)
+	assert.Equal(t, now.Add(time.Second+retryBlocked), at, "chunk 0's block has expired: chunk 1's")
+
+	_, ok = f.nextRetry(now.Add(time.Hour))
+	assert.False(t, ok, "both expired: nothing to retry, though they are kept")
+	assert.Len(t, f.blocked, 2)
+
+	f.block(0, components.MarkOf(components.Chunk(items, 0)), now)
+	_, ok = f.nextRetry(now.Add(time.Hour))
+	assert.False(t, ok, "a block until the reader moves")
+}
+
 func TestSettledChunk(t *testing.T) {
 	tool := func(s state.ToolStatus) *state.Item {
 		return &state.Item{Kind: state.KindTool, Tool: &state.Tool{Status: s}}

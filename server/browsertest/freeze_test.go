@@ -250,3 +250,30 @@ func TestFrozenChunksTakeMouseClicks(t *testing.T) {
 		}
 	}
 }
+
+// A conversation that has settled costs the page nothing while the reader
+// reads: once its chunks are frozen, the app renders nothing more. A
+// freeze pass used to ask for another pass at once whenever a chunk it
+// had once failed to take was taken later, and the idle page rendered
+// every 50 ms for as long as it stayed open (app/freeze.go, nextRetry).
+// Go allocates for each render, so its count of allocations over 30
+// animation frames tells.
+func TestSettledConversationRendersNothing(t *testing.T) {
+	p := newPageWithin(t, 3*time.Minute)
+	const file = "bench-settled-conversation.jsonl"
+	writeLongConversation(t, filepath.Join("testdata", file), 100)
+	p.open("/?replay=/streams/" + file + "&rate=max&lang=en")
+	p.waitJS(`window.__result`, time.Minute)
+	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.firstChild !== null)`, time.Minute)
+	const mallocs = `window.stepwise.memory().mallocs`
+	const frames = `new Promise(r => { let n = 0; const f = () => ++n >= 30 ? r(true) : requestAnimationFrame(f); requestAnimationFrame(f); })`
+	// What reading the count costs, to tell it apart.
+	reading := -eval[float64](p, mallocs) + eval[float64](p, mallocs)
+	before := eval[float64](p, mallocs)
+	eval[bool](p, frames)
+	n := eval[float64](p, mallocs) - before
+	t.Logf("allocations over 30 frames: %.0f (reading the count: %.0f)", n, reading)
+	if n > 10*reading+100 {
+		t.Errorf("the settled page allocated %.0f times over 30 frames (reading the count: %.0f): it is still rendering", n, reading)
+	}
+}
