@@ -29,10 +29,20 @@ const wasmInitiator = `performance.getEntriesByType("resource").find(e => new UR
 
 // openCodeCacheReplay opens a short replay in a fresh browser (its first
 // visit) and returns the page, once the replay has ended, and its URL.
+//
+// Its V8 offers a module's code to keep from 200 KB of optimised machine
+// code on, not 1 MB: Chromium 156's V8 offers it once 1,000 bytes have
+// been optimised and then nothing more for 2 s, or at once from 1 MB
+// (--wasm-caching-threshold, --wasm-caching-timeout-ms,
+// --wasm-caching-hard-threshold), and in this headless Chromium only the
+// second ever came (with the hard threshold at 3 MB, no visit's code was
+// kept). Whether a visit optimises 1 MB is V8's tiering and what the
+// visit did (a 100-item replay: 0.9-1.1 MB); what these tests check is
+// the page's side, that its loads let Chromium keep and read the code.
 func openCodeCacheReplay(t *testing.T) (*page, string) {
 	writeLongConversation(t, filepath.Join("testdata", "bench-codecache-conversation.jsonl"), 100)
 	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"
-	p := newPageWithin(t, 3*time.Minute)
+	p := newPageWithJSFlags(t, 3*time.Minute, "--wasm-caching-hard-threshold=200000")
 	p.open(url)
 	p.waitJS(`window.__result`, time.Minute)
 	return p, url
@@ -51,9 +61,9 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 
 	// The worker's copy of app.wasm has no compiled code with it yet: the
 	// first tab it serves compiles, and Chromium keeps that code beside
-	// the worker's copy once V8 has optimised some of it and compiled
-	// nothing more for 2 s, which Cache Storage's usage shows (1.3 MB).
-	// The next tab then reads it.
+	// the worker's copy once V8 offers it (here from 200 KB optimised:
+	// openCodeCacheReplay), which Cache Storage's usage shows. The next
+	// tab then reads it.
 	cached := cacheStorageUsage
 	before := eval[float64](first, cached)
 	for tabNo := 1; tabNo <= 2; tabNo++ {
@@ -74,7 +84,7 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 		if tabNo == 2 {
 			t.Fatalf("a new tab compiled app.wasm again after the code compiled in the one before was kept; its wasm trace events: %v", names)
 		}
-		tab.waitJS(fmt.Sprintf("%s.then(n => n > %f)", cached, before+512<<10), time.Minute, cached)
+		tab.waitJS(fmt.Sprintf("%s.then(n => n > %f)", cached, before+64<<10), time.Minute, cached)
 	}
 }
 

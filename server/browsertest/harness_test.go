@@ -29,6 +29,9 @@ var (
 	agent     *demo.Agent
 	serverURL string
 	allocCtx  context.Context
+	// allocOpts start the browsers: newPageWithJSFlags adds V8 flags to
+	// them for one test's browser.
+	allocOpts []chromedp.ExecAllocatorOption
 )
 
 func TestMain(m *testing.M) {
@@ -102,6 +105,7 @@ func run(m *testing.M) int {
 		opts = append(opts, chromedp.CombinedOutput(out))
 	}
 	var cancel context.CancelFunc
+	allocOpts = opts
 	allocCtx, cancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	return m.Run()
@@ -130,7 +134,22 @@ func newPage(t *testing.T) *page {
 // newPageWithin is newPage for a tab that may live longer (benchmarks).
 func newPageWithin(t *testing.T, timeout time.Duration) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(allocCtx)
+	return newPageIn(t, allocCtx, timeout)
+}
+
+// newPageWithJSFlags is newPageWithin in a browser of its own whose V8
+// runs with jsFlags (after any of STEPWISE_JS_FLAGS, which it replaces).
+func newPageWithJSFlags(t *testing.T, timeout time.Duration, jsFlags string) *page {
+	t.Helper()
+	opts := append(allocOpts[:len(allocOpts):len(allocOpts)], chromedp.Flag("js-flags", strings.TrimSpace(os.Getenv("STEPWISE_JS_FLAGS")+" "+jsFlags)))
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	return newPageIn(t, alloc, timeout)
+}
+
+func newPageIn(t *testing.T, alloc context.Context, timeout time.Duration) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	p := &page{t: t, ctx: ctx}
 	t.Cleanup(func() {
