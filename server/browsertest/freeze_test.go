@@ -264,7 +264,9 @@ func TestSettledConversationRendersNothing(t *testing.T) {
 	writeLongConversation(t, filepath.Join("testdata", file), 100)
 	p.open("/?replay=/streams/" + file + "&rate=max&lang=en")
 	p.waitJS(`window.__result`, time.Minute)
-	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.firstChild !== null)`, time.Minute)
+	// Settled: every chunk but the newest two frozen, and every group
+	// collapsed (a finished group's collapse comes 300 ms later, a render).
+	p.waitJS(`[...`+chunks+`].slice(0, -2).every(c => c.hasAttribute('data-frozen') && c.firstChild !== null) && !document.querySelector('#conversation [aria-expanded="true"]')`, time.Minute)
 	const mallocs = `window.stepwise.memory().mallocs`
 	const frames = `new Promise(r => { let n = 0; const f = () => ++n >= 30 ? r(true) : requestAnimationFrame(f); requestAnimationFrame(f); })`
 	// What reading the count costs, to tell it apart.
