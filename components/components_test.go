@@ -144,6 +144,17 @@ func TestWebSearchAndChart(t *testing.T) {
 	assert.Contains(t, html, "<title>B: -2</title>")
 }
 
+// A countdown is an element of its own, a timer, with the time left as
+// m:ss, and 0:00 once the time is up.
+func TestCountdownShowsTimeLeft(t *testing.T) {
+	set := in("en")
+	html := render(t, &Countdown{Until: time.Now().Add(90*time.Second + 500*time.Millisecond), Settings: set, Class: "countdown"})
+	assert.Contains(t, html, `role="timer"`)
+	assert.Contains(t, html, `class="countdown"`)
+	assert.Regexp(t, `>[^<]*1:[23][0-9][^<]*<`, html, "1:30, or a little less on a slow machine")
+	assert.Contains(t, render(t, &Countdown{Until: time.Now().Add(-time.Minute), Settings: set}), "0:00")
+}
+
 func TestQuestionForm(t *testing.T) {
 	set := in("vi")
 	s := storeOf(t, start,

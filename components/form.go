@@ -27,8 +27,6 @@ type FormView struct {
 	key     string
 	inputs  map[string]string
 	invalid string
-	now     time.Time
-	ticking bool
 }
 
 // formErrorKeys explain each state.FormError reason.
@@ -75,26 +73,10 @@ func (v *FormView) OnMount(ctx app.Context) {
 	if v.Item.Form.State == state.QuestionPending {
 		id := v.inputID(0)
 		ctx.Defer(func(ctx app.Context) { focusByID(id) })
-		v.tick(ctx)
 	}
 }
 
 func (v *FormView) OnUpdate(ctx app.Context) { v.sync() }
-
-// tick redraws the countdown every second while the form waits.
-func (v *FormView) tick(ctx app.Context) {
-	if v.ticking || v.Item.Form.ExpiresAt == "" {
-		return
-	}
-	v.ticking = true
-	ctx.After(time.Second, func(ctx app.Context) {
-		v.ticking = false
-		v.now = time.Now()
-		if v.Item.Form.State == state.QuestionPending {
-			v.tick(ctx)
-		}
-	})
-}
 
 func (v *FormView) inputID(i int) string { return domID("form", v.Item) + "-" + strconv.Itoa(i) }
 
@@ -151,8 +133,8 @@ func (v *FormView) Render() app.UI {
 	for i, fl := range f.Fields {
 		body = append(body, v.field(i, fl, sending))
 	}
-	if left := v.timeLeft(); left != "" {
-		body = append(body, app.P().Class("form-countdown").Text(v.Settings.T("question.time_left", left)))
+	if until, err := time.Parse(time.RFC3339, f.ExpiresAt); err == nil {
+		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings}))
 	}
 	msg := v.invalid
 	if msg == "" {
@@ -225,36 +207,6 @@ func optionText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
-}
-
-// timeLeft is the countdown to ExpiresAt, "" when there is none or it
-// cannot be read.
-func (v *FormView) timeLeft() string {
-	at, err := time.Parse(time.RFC3339, v.Item.Form.ExpiresAt)
-	if err != nil {
-		return ""
-	}
-	now := v.now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	left := at.Sub(now).Round(time.Second)
-	if left < 0 {
-		left = 0
-	}
-	return formatDuration(left)
-}
-
-func formatDuration(d time.Duration) string {
-	m, s := int(d/time.Minute), int(d%time.Minute/time.Second)
-	return strconv.Itoa(m) + ":" + pad2(s)
-}
-
-func pad2(n int) string {
-	if n < 10 {
-		return "0" + strconv.Itoa(n)
-	}
-	return strconv.Itoa(n)
 }
 
 // answers shows what was sent: each field with its value, or the one

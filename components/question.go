@@ -28,8 +28,6 @@ type QuestionView struct {
 	choices []state.Choice
 	invalid string // why the choices cannot be sent, until they change
 	mounted time.Time
-	now     time.Time
-	ticking bool
 }
 
 // answerErrorKeys explain each state.AnswerError reason.
@@ -55,29 +53,12 @@ func (v *QuestionView) sending() bool { return v.Form.Sending }
 func (v *QuestionView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Question.State == state.QuestionPending {
-		v.tick(ctx)
 		id := v.inputID(0, 0)
 		ctx.Defer(func(ctx app.Context) { focusByID(id) })
 	}
 }
 
-func (v *QuestionView) OnUpdate(ctx app.Context) {
-	v.sync()
-	v.tick(ctx)
-}
-
-// tick re-renders the countdown every second while the form is pending.
-func (v *QuestionView) tick(ctx app.Context) {
-	v.now = time.Now()
-	if v.ticking || v.Item.Question.State != state.QuestionPending {
-		return
-	}
-	v.ticking = true
-	ctx.After(time.Second, func(ctx app.Context) {
-		v.ticking = false
-		v.tick(ctx)
-	})
-}
+func (v *QuestionView) OnUpdate(ctx app.Context) { v.sync() }
 
 func (v *QuestionView) inputID(qi, oi int) string {
 	return fmt.Sprintf("%s-%d-%d", domID("q", v.Item), qi, oi)
@@ -92,18 +73,15 @@ func (v *QuestionView) Render() app.UI {
 	if q.State != state.QuestionPending {
 		return root.Body(v.resolved())
 	}
-	if v.now.IsZero() {
-		v.now = time.Now()
-	}
 	shown := v.Form.Shown
 	if shown.IsZero() {
 		shown = v.mounted
 	}
-	left := deadline(q.CreatedAt, shown, q.TimeoutSeconds).Sub(v.now)
+	until := deadline(q.CreatedAt, shown, q.TimeoutSeconds)
 	blocks := make([]app.UI, 0, len(q.Questions)+3)
 	blocks = append(blocks, app.Div().Class("question-head").Body(
 		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
-		app.Span().Class("countdown").Attr("role", "timer").Text(v.Settings.T("question.time_left", formatRemaining(left))),
+		&Countdown{Until: until, Settings: v.Settings, Class: "countdown"},
 	))
 	for qi := range q.Questions {
 		blocks = append(blocks, v.question(qi))
