@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/stretchr/testify/assert"
@@ -45,6 +46,25 @@ func TestInterruptForm(t *testing.T) {
 	assert.Contains(t, html, ">home<")
 	assert.Contains(t, html, ">Yes<")
 	assert.Contains(t, html, ">No answer<", "the note was left empty")
+}
+
+// A form the agent waits for until a time shows the time left, as a
+// timer; one without shows none.
+func TestInterruptFormCountsDown(t *testing.T) {
+	set := in("en")
+	at := time.Now().Add(10*time.Minute + 30*time.Second).UTC().Format(time.RFC3339)
+	s := storeOf(t,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[
+			{"id":"i1","reason":"ask","message":"Sure?","expiresAt":"`+at+`","responseSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}},
+			{"id":"i2","reason":"ask","message":"And this?","responseSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}]}}`)
+	items := s.Items()
+	require.Len(t, items, 2)
+	html := itemHTML(t, set, items[0])
+	assert.Contains(t, html, `class="form-countdown"`)
+	assert.Contains(t, html, `role="timer"`)
+	assert.Regexp(t, `>[^<]*10:[0-3][0-9][^<]*<`, html, "10:30, or a little less on a slow machine")
+	assert.NotContains(t, itemHTML(t, set, items[1]), `role="timer"`)
 }
 
 func TestDeniedToolAndApprovalText(t *testing.T) {
