@@ -64,8 +64,7 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 	// the worker's copy once V8 offers it (here from 200 KB optimised:
 	// openCodeCacheReplay), which Cache Storage's usage shows. The next
 	// tab then reads it.
-	cached := cacheStorageUsage
-	before := eval[float64](first, cached)
+	before := eval[float64](first, cacheStorageUsage)
 	for tabNo := 1; tabNo <= 2; tabNo++ {
 		tabCtx, closeTab := chromedp.NewContext(first.ctx)
 		defer closeTab()
@@ -84,7 +83,7 @@ func TestNewTabRunsCachedWasmCode(t *testing.T) {
 		if tabNo == 2 {
 			t.Fatalf("a new tab compiled app.wasm again after the code compiled in the one before was kept; its wasm trace events: %v", names)
 		}
-		tab.waitJS(fmt.Sprintf("%s.then(n => n > %f)", cached, before+64<<10), time.Minute, cached)
+		tab.waitJS(fmt.Sprintf("%s.then(n => n > %f)", cacheStorageUsage, before+64<<10), time.Minute, cacheStorageUsage)
 	}
 }
 
