@@ -158,9 +158,9 @@ func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes sta
 	c.scrollToEnd(ctx)
 }
 
-// onReset: the server could not resume the stream (RESET.md).
-// loaded is h loaded into a store of its own, or nil (see state's
-// ResetLoaded).
+// onReset: the server could not resume the stream
+// (docs/protocol-extensions.md#the-reset-frame). loaded is h loaded into a
+// store of its own, or nil (see state's ResetLoaded).
 func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Store, last wire.EventID) {
 	c.afterApply(c.sess.Store.ResetLoaded(h, loaded, last))
 	c.unfreezeAll(ctx)

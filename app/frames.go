@@ -34,7 +34,7 @@ func encodeCommand(frame any, id string) ([]byte, error) {
 
 // serverFrame is what a transport reads of a frame before passing it on:
 // its event id, and the replies that are the transport's, not stream events
-// for the store (RESET.md): reset and command_result.
+// for the store (docs/protocol-extensions.md): reset and command_result.
 type serverFrame struct {
 	id     wire.EventID
 	reset  *resetFrame

@@ -23,8 +23,9 @@ type Events struct {
 	// OnResult reports a command's outcome.
 	OnResult func(Result)
 	// OnReset reports that the server could not resume after the last
-	// event delivered (RESET.md): h is the history loaded since (nil when
-	// it failed), last the server's newest id. Events after it follow.
+	// event delivered (docs/protocol-extensions.md#the-reset-frame): h is
+	// the history loaded since (nil when it failed), last the server's
+	// newest id. Events after it follow.
 	OnReset func(h *wire.History, last wire.EventID)
 }
 

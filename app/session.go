@@ -12,10 +12,11 @@ import (
 
 // Conn sends client frames to the backend.
 type Conn interface {
-	// Send sends frame tagged with commandID (RESET.md, "Command
-	// outcomes"), or keeps it until the connection is back. An error means
-	// nothing was sent (ErrOffline: too many frames wait); the backend's
-	// verdict comes later, as a Result from the transport.
+	// Send sends frame tagged with commandID
+	// (docs/protocol-extensions.md#command-outcomes), or keeps it until the
+	// connection is back. An error means nothing was sent (ErrOffline: too
+	// many frames wait); the backend's verdict comes later, as a Result
+	// from the transport.
 	Send(frame any, commandID string) error
 }
 

@@ -22,7 +22,8 @@ type viewNotice struct {
 	Detail *string `json:"detail"` // null when there is none
 }
 
-// Reset handles the server's reset frame (RESET.md): the server could not
+// Reset handles the server's reset frame
+// (docs/protocol-extensions.md#the-reset-frame): the server could not
 // resume after the last event this store saw (it restarted and lost its
 // log, or the session expired). h is the history loaded after the frame
 // (nil when it could not be loaded); last is the frame's last_event_id.

@@ -21,8 +21,9 @@ import (
 // fakeBackend is a scripted agent backend, for what the demo agent cannot
 // be made to do on demand: refuse a command, or come back from a restart
 // without its log. It serves PROTOCOL.md's endpoints (history, WebSocket,
-// SSE, commands) for any session id, with RESET.md's additions: reset
-// frames, command_result replies and POST statuses.
+// SSE, commands) for any session id, with the additions of
+// docs/protocol-extensions.md: reset frames, command_result replies and
+// POST statuses.
 type fakeBackend struct {
 	mu      sync.Mutex
 	log     []string // event i carries event_id i+1

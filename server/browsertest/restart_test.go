@@ -10,7 +10,8 @@ import (
 )
 
 // Issue 8, item 1, the client's part: the server comes back without the
-// log the page resumes from, and says so with a reset frame (RESET.md).
+// log the page resumes from, and says so with a reset frame
+// (docs/protocol-extensions.md#the-reset-frame).
 // The page ends the run with a notice instead of a silent spinner, stays
 // connected, shows the next turn (whose ids are smaller than the last it
 // saw) and can stop it.

@@ -60,7 +60,8 @@ type Agent struct {
 
 // Open opens (or creates) the data file at path and returns an agent that
 // plays these scenarios. Runs the file shows as still running (the server
-// stopped in the middle of them) are closed first, as RESET.md says.
+// stopped in the middle of them) are closed first
+// (docs/protocol-extensions.md#the-demo-agent).
 func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
 	db, err := openDB(path)
 	if err != nil {

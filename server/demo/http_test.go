@@ -72,8 +72,9 @@ func TestWebSocketEndToEnd(t *testing.T) {
 	assert.Equal(t, "idle", h["agent_status"])
 }
 
-// A command with a command_id gets exactly one command_result (RESET.md),
-// accepted or refused, and a refusal is not an event in the conversation.
+// A command with a command_id gets exactly one command_result, accepted
+// or refused, and a refusal is not an event in the conversation
+// (docs/protocol-extensions.md#command-outcomes).
 func TestWebSocketCommandResults(t *testing.T) {
 	a := newTestAgent(t)
 	srv := httptest.NewServer(&Handler{Agent: a})
@@ -254,8 +255,8 @@ func TestWebSocketNegativeLastEventID(t *testing.T) {
 	}
 }
 
-// A subscribe with an id beyond the log gets RESET.md's reset frame, then
-// the live events.
+// A subscribe with an id beyond the log gets the reset frame, then the
+// live events (docs/protocol-extensions.md#the-reset-frame).
 func TestResetFrame(t *testing.T) {
 	a := newTestAgent(t)
 	srv := httptest.NewServer(&Handler{Agent: a})

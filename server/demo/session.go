@@ -160,8 +160,9 @@ func (s *Session) waitStored() error {
 
 // Subscription is a session's stream from a client's last event id.
 type Subscription struct {
-	// Reset, when not nil, is the reset frame (RESET.md) to send first: the
-	// client's id is beyond the log, and Backlog is empty.
+	// Reset, when not nil, is the reset frame to send first
+	// (docs/protocol-extensions.md#the-reset-frame): the client's id is
+	// beyond the log, and Backlog is empty.
 	Reset   []byte
 	Backlog [][]byte
 	Live    <-chan []byte // closed when the subscriber fell behind
@@ -234,8 +235,8 @@ func resumePoint(last string, logLen int) (seen int, beyond bool) {
 	return int(n), false
 }
 
-// resetFrame is RESET.md's frame: the newest id the server has (null when
-// none) and why it cannot resume.
+// resetFrame is the reset frame (docs/protocol-extensions.md#the-reset-frame):
+// the newest id the server has (null when none) and why it cannot resume.
 func resetFrame(newest int, reason string) []byte {
 	var last any
 	if newest > 0 {

@@ -14,8 +14,9 @@ import (
 // serveWS speaks the WebSocket transport: the client subscribes with the
 // last id it applied, gets every event after it (or a reset frame when the
 // log has no such id), then the live ones; its other frames are commands,
-// answered with a command_result when they carry a command_id (RESET.md);
-// a message that creates the session makes it owner's.
+// answered with a command_result when they carry a command_id
+// (docs/protocol-extensions.md#command-outcomes); a message that creates
+// the session makes it owner's.
 func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, owner string) {
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.OriginPatterns})
 	if err != nil {
@@ -69,7 +70,8 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 	}
 }
 
-// commandResult is RESET.md's reply to a command that carries an id.
+// commandResult is the reply to a command that carries an id
+// (docs/protocol-extensions.md#command-outcomes).
 func commandResult(id string, err error) []byte {
 	m := map[string]any{"type": "command_result", "command_id": id, "ok": err == nil}
 	if err != nil {
