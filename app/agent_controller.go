@@ -11,14 +11,15 @@ import (
 	"stepwise/state/wire"
 )
 
-// The controller's side of the AG-UI and AI SDK modes: every method runs on
-// the UI goroutine; the transport (agent_js.go) and the storage
-// (storage_js.go) hand their results over with ctx.Dispatch.
+// The controller's side of the AG-UI and AI SDK modes: every method runs in
+// go-app's engine work (an action handler or a dispatch: see Controller);
+// the transport (agent_js.go) and the storage (storage_js.go) hand their
+// results over with ctx.Dispatch.
 
 // agentStopper stops a request being streamed.
 type agentStopper interface{ Stop() }
 
-// agentEvents is what a stream reports, each on the UI goroutine.
+// agentEvents is what a stream reports, each inside a dispatch.
 type agentEvents struct {
 	started func()                      // the answer is a stream: frames follow
 	none    func()                      // 204: nothing to resume

@@ -12,9 +12,9 @@ import (
 )
 
 // The agent transport: one fetch per run, its body read as it streams
-// (the browser's fetch through syscall/js: net/http would double the size
-// of app.wasm), stopped by aborting it. What it reads reaches the
-// controller on the UI goroutine.
+// (the browser's fetch through syscall/js: net/http would bring crypto/tls
+// into app.wasm), stopped by aborting it. What it reads reaches the
+// controller through ctx.Dispatch.
 
 // jsError is a JavaScript exception or rejection.
 type jsError struct{ v js.Value }

@@ -19,13 +19,18 @@ import (
 // actions components raise into commands, and renders the pure views of
 // package components with props.
 //
-// Everything it holds, the store first, is changed on the UI goroutine
-// only: action handlers run there, and the transports, the replay driver
-// and the embedding page hand what they deliver over with ctx.Dispatch.
-// (JavaScript callbacks that only read the store, window.stepwise.view()
-// and the replay's result, run while every goroutine is parked: Go in the
-// browser is single-threaded and calls back into Go only when all its
-// goroutines wait.)
+// Everything it holds, the store first, is changed only in go-app's engine
+// work: event and action handlers, and the functions the transports, the
+// replay driver and the embedding page hand over with ctx.Dispatch. Those
+// run one at a time, in the order asked, never during a render; but not
+// always on one goroutine: in the wasm, go-app's patch runs a dispatch
+// asked while the engine idles at once, in the goroutine that asked, under
+// the engine's lock (docs/architecture.md, "Ownership and concurrency").
+// So nothing here relies on which goroutine it runs on, and nothing run
+// in a dispatch blocks. (JavaScript callbacks that only read the store,
+// window.stepwise.view() and the replay's result, run while every
+// goroutine is parked: Go in the browser is single-threaded and calls back
+// into Go only when all its goroutines wait.)
 type Controller struct {
 	app.Compo
 
@@ -145,7 +150,7 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 	c.updateAvailable = ctx.AppUpdateAvailable()
 }
 
-// What the transports and the replay driver deliver, on the UI goroutine.
+// What the transports and the replay driver deliver, inside a dispatch.
 
 // onHistory replaces the conversation with a loaded history.
 func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes state.Changes) {

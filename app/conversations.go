@@ -25,13 +25,13 @@ type Conversation struct {
 }
 
 // ConversationStore keeps the list of conversations this browser knows.
-// The page keeps its list in localStorage (LocalConversations); issue 10's
-// conversations kept in the browser (BACKENDS.md section 4, IndexedDB)
-// plug in by implementing it, and the sidebar works unchanged.
+// The page keeps its list in localStorage (LocalConversations); another
+// store plugs in by implementing it, and the sidebar works unchanged.
 //
 // Methods may block on I/O (IndexedDB answers asynchronously: an
-// implementation waits for its request); the controller calls them off the
-// UI goroutine and brings the result back with ctx.Dispatch. They must be
+// implementation waits for its request); the controller calls them on a
+// goroutine of their own, never inside a dispatch, and brings the result
+// back with ctx.Dispatch. They must be
 // safe for concurrent use. An error from List means nothing could be read;
 // ErrStorageRefused means the browser refuses storage: the page then keeps
 // the list in memory and says so.

@@ -145,7 +145,8 @@ func (c *Controller) setConversations(list []Conversation) {
 	c.conv.entries = entries
 }
 
-// save stores one conversation, off the UI goroutine.
+// save stores one conversation on a goroutine of its own, outside the
+// engine's work.
 func (c *Controller) save(ctx app.Context, conv Conversation) {
 	store := c.conv.store
 	if store == nil {

@@ -62,7 +62,7 @@ func (c *Controller) onCopy(ctx app.Context, a app.Action) {
 	})
 }
 
-// copiedText records the outcome of a copy, on the UI goroutine.
+// copiedText records the outcome of a copy, inside a dispatch.
 func (c *Controller) copiedText(ctx app.Context, id string, err error) {
 	if err != nil {
 		c.notice = c.settings.T("copy.refused")

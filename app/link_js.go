@@ -9,8 +9,8 @@ import (
 )
 
 // Events are a transport's callbacks. They run on the transport's
-// goroutine or in browser callbacks: the controller hands them to the UI
-// goroutine.
+// goroutine or in browser callbacks: the controller hands what they
+// deliver over with ctx.Dispatch.
 type Events struct {
 	// OnHistory delivers the history loaded at the start.
 	OnHistory func(*wire.History)

@@ -7,7 +7,8 @@ import "syscall/js"
 // pauseTask blocks the calling goroutine until the browser has run a task
 // of its own: a MessageChannel's message, which (unlike a timer) is neither
 // clamped to 4 ms nor slowed to once a second in a hidden tab. It must not
-// be called on the UI goroutine.
+// be called in go-app's engine work (an action handler, a dispatch), which
+// it would hold while it waits.
 func pauseTask() {
 	done := make(chan struct{})
 	channel := js.Global().Get("MessageChannel").New()

@@ -21,7 +21,7 @@ type Replayer struct {
 	// timed nor counted in the result.
 	Warm int
 	// Apply applies events and schedules their render. It is called
-	// outside the UI goroutine: from a goroutine for the warm-up, in a
+	// outside go-app's engine work: from a goroutine for the warm-up, in a
 	// browser task of its own for each timed event.
 	Apply func(lines ...[]byte)
 	// Skipped returns the number of skipped events for the result.

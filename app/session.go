@@ -81,8 +81,8 @@ type Command struct {
 const maxWaiting = 64
 
 // Session is one conversation's model: the store, the connection, and the
-// commands waiting for their outcome. It is used from the UI goroutine
-// only (see Controller).
+// commands waiting for their outcome. It is used only in go-app's engine
+// work, as everything the Controller holds (see Controller).
 type Session struct {
 	ID    string
 	Store *state.Store

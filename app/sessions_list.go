@@ -18,7 +18,8 @@ import (
 // endpoint.
 
 // remoteSessions is a backend's list of the caller's sessions. Its methods
-// block on the network: the controller calls them off the UI goroutine.
+// block on the network: the controller calls them on a goroutine of their
+// own, never inside a dispatch.
 type remoteSessions interface {
 	// List returns the caller's sessions, or an error when the backend
 	// has no list.

@@ -19,7 +19,7 @@ import (
 
 // startLive connects the session to the backend, over WebSocket or, with
 // ?transport=sse, Server-Sent Events. What the transport delivers reaches
-// the controller on the UI goroutine.
+// the controller through ctx.Dispatch (see Controller).
 func startLive(ctx app.Context, c *Controller) {
 	// A history is loaded into a store of its own here, on the
 	// transport's goroutine, in slices, while the page goes on with the
@@ -64,7 +64,7 @@ func startLive(ctx app.Context, c *Controller) {
 
 // startReplay plays the configured file through the real store and views.
 // The driver applies each event in a browser task of its own; the event
-// reaches the store on the UI goroutine, in that same task.
+// reaches the store through ctx.Dispatch, in that same task.
 func startReplay(ctx app.Context, c *Controller) {
 	(&Replayer{
 		URL:  c.cfg.Replay,

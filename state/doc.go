@@ -53,7 +53,8 @@
 // read them, never write them, and copy [Changes].Items before the next
 // call if you keep it. Every call on a Store, reads included, must
 // therefore come from one goroutine, or be serialised by the Store's owner.
-// In the browser that goroutine is the UI goroutine, where components
-// render: transports hand their frames over to it rather than applying them
-// where they arrive.
+// In the browser the owner is the page's controller, which changes the
+// store only in go-app's engine work, serialised by the engine: transports
+// hand their frames over with ctx.Dispatch rather than applying them where
+// they arrive (docs/architecture.md, "Ownership and concurrency").
 package state
