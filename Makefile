@@ -20,7 +20,7 @@ $(shell mkdir -p bin; v="$$($(GO) env GOROOT GOVERSION | tr '\n' ' ')"; [ "$$(ca
 
 # Client-only main, stripped: the server's code stays out of the wasm.
 # It is built against go-app without its server side (see
-# wasm/goapp-wasm.patch: net/http and crypto/tls out, about 310 KB of brotli).
+# wasm/goapp-wasm.patch: net/http and crypto/tls stay out of the wasm).
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -modfile bin/wasm/wasm.mod -overlay bin/wasmrt/overlay.json -trimpath
 web/app.wasm: $(WASM_SRC) bin/wasm/wasm.mod bin/wasmrt/overlay.json $(GO_STAMP)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@ ./wasm

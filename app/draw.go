@@ -12,8 +12,8 @@ import (
 //
 // A history, a reset or a replay's warm-up can bring thousands of items in
 // one go, and go-app mounts every view a render brings in that render's
-// task: 10,000 items were one task of 4-7 s, the page frozen and blank
-// until it ended. So only the newest chunks (what the reader sees, at the
+// task: a long conversation's views in one task leave the page frozen and
+// blank for seconds. So only the newest chunks (what the reader sees, at the
 // end) are drawn in the render that brings them; the others are drawn
 // empty at their estimated height (web/stepwise.css) and then drawn for
 // real, newest first, a few in each later task, so that the page paints
@@ -25,11 +25,10 @@ import (
 const drawAtOnce = 2
 
 // How many waiting chunks each later task draws is adapted to what the
-// render of the last such task cost: more when it was cheap, fewer when it
-// was not. Two a task, fixed, made tasks of 50-90 ms on this project's
-// machine (10,000 items: 5-16 long tasks a load, all drawn at 6.3-7.7 s);
-// one, 0-1 long tasks but all drawn at 8.3-9.4 s; a faster machine can
-// draw more in the same time.
+// render of the last such task cost: more when it is cheap, fewer when it
+// is not. A fixed number is either too many for a slow machine (long
+// tasks) or too few for a fast one (the whole drawn later than it could
+// be).
 const (
 	drawBudget = 18 * time.Millisecond // for the render that draws them
 	drawMost   = 4                     // chunks a task, at most

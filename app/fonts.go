@@ -5,13 +5,12 @@ package app
 // The first time a page lays out text in a font at a size and weight it
 // has not used yet (a strike), the renderer asks the browser process how
 // to draw it (on Linux, WebSandboxSupportLinux::GetWebFontRenderStyleForStrike,
-// a synchronous call: fontconfig). Each took 2-11 ms on this project's
-// machine when the page was idle, and 5 and 31 ms in the first render of
-// a stream, where two strikes were new (the answer's brand name and a
-// group's title): 35 of that task's 63 ms. So, as it makes the Markdown
-// parser, a page resolves the strikes a conversation uses while it waits
-// for the first answer (ConversationFonts, warmed in idle time:
-// fonts_js.go).
+// a synchronous call: fontconfig), a wait of milliseconds each, and a
+// stream's first render meets several new strikes at once (the answer's
+// brand name, a group's title), most of that render's task. So, as it
+// makes the Markdown parser, a page resolves the strikes a conversation
+// uses while it waits for the first answer (ConversationFonts, warmed in
+// idle time: fonts_js.go; figures in docs/performance.md).
 
 // ConversationFonts are the strikes (CSS font shorthands, the families
 // as web/stepwise.css names them) that a conversation's items and the

@@ -11,13 +11,12 @@ import (
 
 // Freezing settled chunks.
 //
-// Go in the browser collects garbage on the page's only thread, and once a
-// collection has started it marks the whole live heap before it gives the
-// thread back (the runtime's idle mark worker runs until it is done, and
-// nothing in the page can interrupt it). go-app keeps a tree of elements,
+// Go in the browser collects garbage on the page's only thread, and a
+// collection marks the whole live heap. go-app keeps a tree of elements,
 // attributes and event handlers for everything on the page, so in a long
-// conversation every collection became a long task: ~100 ms at 100,000
-// events, each a pause the reader feels.
+// conversation each collection has that much more to mark on the thread
+// the reader is using (in the stock runtime, in one task: see
+// wasm/goruntime-wasm.patch).
 //
 // A chunk whose items have settled (no running group, no form, nothing
 // the reader opened or is in) is therefore frozen: the controller copies

@@ -86,8 +86,8 @@ func (d *pageChunks) take(i int) bool {
 
 // selecting reports whether the page holds a selection that is not
 // collapsed. Reading the selection lays the page out (Blink brings layout
-// up to date for it): in a stream that was a layout of its own for each
-// chunk taken, ~150 ms of a 20k stream. So the answer is kept until the
+// up to date for it): read for each chunk taken, it would force a layout
+// of its own each time in a stream. So the answer is kept until the
 // selection may have changed: a selectionchange, or what may start one
 // before its selectionchange arrives (a pointer pressed, a key).
 func (d *pageChunks) selecting() bool {
@@ -121,15 +121,14 @@ const idleLayoutSlice = 10
 // A chunk off screen is skipped by the browser (content-visibility: auto),
 // and a copy that goes in there is never styled nor laid out. Find in page
 // must lay out every chunk it searches, so in a long conversation the
-// first search did all of them at once: a 10,000-item conversation froze
-// for ~0.9 s, nearly all of it style and layout. Laid out in idle time, a
-// chunk keeps its layout while it is skipped, and the first search spends
-// 10-20 ms on style and layout.
+// first search would do all of them at once and freeze the page. Laid out
+// in idle time, a chunk keeps its layout while it is skipped, and the
+// first search has little left to lay out.
 //
 // An idle period lasts up to 50 ms, but while chunks are being drawn a
 // callback's work is capped at idleLayoutSlice: a render that falls due
 // meanwhile runs in the same task once the callback returns, and with a
-// whole idle period of layout before it that task took 60-90 ms. On an
+// whole idle period of layout before it that task is a long one. On an
 // idle page it is not capped: a callback asked for from an idle callback
 // waits for the next idle period, so the layout would take several times
 // as many of them.

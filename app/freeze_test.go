@@ -89,7 +89,7 @@ func TestFreezeCandidatesRespectBlocks(t *testing.T) {
 
 // A pass is asked for when a timed block expires, and none for a block
 // that has expired or holds until the reader moves: a pass asked for at
-// once, again and again, rendered an idle page every 50 ms.
+// once, again and again, would keep an idle page rendering.
 func TestFreezeRetriesOnlyForBlocksToCome(t *testing.T) {
 	f, _ := newFreezer()
 	now := time.Now()

@@ -8,8 +8,8 @@ import (
 // Long work in slices.
 //
 // A long conversation's history is megabytes of JSON: decoded and loaded
-// into the store in one go, it held the browser for 400-1,200 ms (10,000
-// items), the page frozen and deaf to input. The decoder and the store call
+// into the store in one go, it holds the browser for the better part of a
+// second, the page frozen and deaf to input. The decoder and the store call
 // a pacer's tick after each message; every pacedSlice of work the pacer
 // lets the browser run a task of its own (pauseTask), so that the page
 // paints and answers between slices. The work runs on the transport's

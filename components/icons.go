@@ -29,9 +29,9 @@ func icon(name string) app.UI {
 
 // logo draws the Stepwise mark (web/logo.svg) inline, size px square,
 // hidden from assistive technology as the icons are (the agent's name is
-// beside it). As an <img>, each copy of the file was a document of its own
-// for the browser to make on the main thread (six as a first visit
-// started, 59 ms, and three requests: the file is revalidated at each use).
+// beside it). As an <img>, each copy of the file would be an SVG document
+// of its own for the browser to make on the main thread as the page
+// starts, and a request (the file is revalidated at each use).
 func logo(class string, size int) app.UI {
 	px := strconv.Itoa(size)
 	return svg("svg").Class(class).Attr("viewBox", "0 0 64 64").Attr("width", px).Attr("height", px).

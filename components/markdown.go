@@ -34,11 +34,10 @@ var markdownParser = sync.OnceValue(func() parser.Parser {
 
 // GFM's autolinks, as goldmark finds them (extension.GFM's linkify) but
 // without its bound of 256 characters before a domain's last dot. GFM
-// sets none, and the bound made each pattern 525 instructions (16
-// without) and 228 KB to compile, in the browser in code V8 had not
-// optimised: making the parser took 2.0-7.7 ms in four fresh browsers,
-// 0.8-4.6 without it. For any line shorter than the bound the two match
-// alike (TestLinkifyPatterns); a longer address is now linked whole.
+// sets none, and the bound makes each pattern many times larger to
+// compile, in the browser in code V8 has not optimised yet, as the parser
+// is made. For any line shorter than the bound the two match alike
+// (TestLinkifyPatterns); a longer address is linked whole.
 const (
 	linkifyURL = `^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]+\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
 	linkifyWWW = `^www\.[-a-zA-Z0-9@:%._\+~#=]+\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
@@ -54,9 +53,9 @@ const (
 //  2. the parser (GFM's link patterns are compiled then);
 //  3. a first parse of a short text (the parser's own code).
 //
-// As two steps (the parser, then the parse) each took 33-48 ms, and the
-// browser often ran them back to back in one frame of 51-127 ms; as
-// three, 5-38 ms each (README, Performance).
+// With fewer, larger steps the browser often ran two back to back in one
+// long frame, which a person typing then waited for
+// (docs/performance.md).
 func MarkdownWarmUp() []func() {
 	return []func(){
 		func() {
@@ -327,7 +326,7 @@ func (b *textRun) done() []app.UI {
 // node renders one node that is not text. The kinds are split by how
 // often they come: V8 optimises a function whole once it turns hot, and
 // an answer's paragraphs would otherwise make it optimise every kind's
-// code (this was one 28 KB function of wasm).
+// code in one large function.
 func (r *mdRenderer) node(n ast.Node) app.UI {
 	switch n.(type) {
 	case *ast.Paragraph:

@@ -29,8 +29,8 @@ func (p *streamPage) Render() app.UI {
 // every eight events, about as often as go-app's frames come at max
 // rate in a browser. It is for the render path's allocations (allocs/op,
 // and a memory profile) and CPU profile, not for its time: go-app's test
-// engine waits for each finished group's 300 ms collapse, ~45 s of
-// sleeping per run. The wasm builds against patched go-app
+// engine waits for each finished group's 300 ms collapse, which makes a
+// run mostly sleep. The wasm builds against patched go-app
 // (wasm/goapp-wasm.patch), which this, natively, does not use.
 //
 //	go test -run '^$' -bench StreamRender -benchmem -memprofile mem.out ./components

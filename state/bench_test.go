@@ -13,8 +13,8 @@ var benchSizes = []int{1_000, 10_000, 100_000}
 // BenchmarkApply measures the store alone. As in the browser, each event
 // is decoded shortly before it is applied: frames are decoded in batches of
 // 1,000 with the timer stopped, then applied while the batch is hot.
-// Decoding a whole 100k stream up front would time how fast ~50 MB of
-// decoded events stream from memory, not the store.
+// Decoding a whole 100k stream up front would time how fast tens of
+// megabytes of decoded events stream from memory, not the store.
 func BenchmarkApply(b *testing.B) {
 	const batch = 1000
 	for _, n := range benchSizes {

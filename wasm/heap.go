@@ -8,8 +8,8 @@ import (
 
 // minHeapGoal is the heap the collector lets the page reach before it
 // collects, however little of it is live. Go's default (GOGC=100) starts
-// collecting at 4 MB: a stream's first seconds in a fresh tab then ran
-// several collections in code V8 had not optimised yet, and made the
+// collecting at 4 MB: a stream's first seconds in a fresh tab then run
+// several collections in code V8 has not optimised yet, and make the
 // collector's large functions hot, for V8 to optimise on the second core
 // while the stream plays. Past minHeapGoal/2 of live heap the collector
 // runs as by default: twice the live heap at most.

@@ -49,9 +49,8 @@
   // Until a scroll event has said otherwise, a conversation is at its top;
   // anywhere else the call reads no layout. At the top the layout is read
   // in the next frame, before it is painted, where the browser lays the
-  // page out anyway: read in the app's task, it made that task 62-86 ms at
-  // the start of a 20k stream, 30-60 of them forced style and layout (52-55
-  // ms without them).
+  // page out anyway: read in the app's task, it would force style and
+  // layout there, and make the stream's first task a long one.
   var followDue = false;
   function following(conv) {
     return conv && !conv.stepwiseScrolled && !conv.hasAttribute("data-reading");
@@ -74,8 +73,8 @@
   // [data, lastEventId] pairs, and calls wake(), from a task of its own,
   // when some wait. A
   // backend that replays its log sends thousands of messages at once; a
-  // call into the wasm for each (each applied, and drawn, apart) took
-  // 20-40 s for 40,000 of them (app/jsws). It returns take(max), which
+  // call into the wasm for each (each applied, and drawn, apart) would take
+  // tens of seconds for a long log (app/jsws). It returns take(max), which
   // hands over the oldest max messages (all without max) and, if some are
   // left, calls wake again from a later task, so that the page paints and
   // answers between batches; and stop(), after which wake is never called

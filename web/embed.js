@@ -16,7 +16,7 @@
  *   Stepwise.stop()               stops the agent
  *   Stepwise.on(event, fn)        "ready", "question", "status"
  *
- * The app (its iframe, about 2 MB on a first visit) loads only when needed,
+ * The app (its iframe, megabytes on a first visit) loads only when needed,
  * so it never competes with the host page's own loading:
  *   data-load="idle"   (default) once the page has loaded and the browser is
  *                      idle, or on first open, whichever comes first;

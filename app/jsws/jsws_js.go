@@ -4,8 +4,8 @@
 // messages in order, write text, close. It replaces coder/websocket in the
 // wasm (the server keeps it): that package imports net/http, whose package
 // initialisers keep crypto/tls and most of the standard library's crypto
-// in the binary (about 300 KB of brotli together with go-app's, see
-// wasm/goapp-wasm.patch), for a wrapper of the same few calls.
+// in the binary (with go-app's server side, see wasm/goapp-wasm.patch),
+// for a wrapper of the same few calls.
 package jsws
 
 import (
@@ -113,11 +113,10 @@ func (c *Conn) wake() {
 
 // readBatch is the most messages Read takes from stepwiseQueue at once.
 // What Read returns is applied and rendered in one task of the browser: a
-// backlog of ~45,000 messages (10,000 items replayed on open) taken whole
-// made tasks of up to 200-350 ms; taken 4,096 at a time the longest were
-// 119-161 ms once warm, and the whole drawn 1-2 s sooner (the page paints
-// between batches). 512 at a time made more renders and brought the
-// newest answer 1-2 s later.
+// backlog of tens of thousands of messages (a long conversation replayed
+// on open) taken whole makes long tasks, and the page paints only between
+// batches; much smaller batches make more renders and bring the newest
+// answer later.
 const readBatch = 4096
 
 // takeBatch moves up to max of the messages stepwiseQueue holds to the

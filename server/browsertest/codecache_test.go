@@ -34,11 +34,11 @@ const wasmInitiator = `performance.getEntriesByType("resource").find(e => new UR
 // code on, not 1 MB: Chromium 156's V8 offers it once 1,000 bytes have
 // been optimised and then nothing more for 2 s, or at once from 1 MB
 // (--wasm-caching-threshold, --wasm-caching-timeout-ms,
-// --wasm-caching-hard-threshold), and in this headless Chromium only the
-// second ever came (with the hard threshold at 3 MB, no visit's code was
-// kept). Whether a visit optimises 1 MB is V8's tiering and what the
-// visit did (a 100-item replay: 0.9-1.1 MB); what these tests check is
-// the page's side, that its loads let Chromium keep and read the code.
+// --wasm-caching-hard-threshold), and headless Chromium offers it only
+// the second way. Whether a visit optimises 1 MB is V8's tiering and what
+// the visit did, close to the threshold for this short replay; what these
+// tests check is the page's side, that its loads let Chromium keep and
+// read the code.
 func openCodeCacheReplay(t *testing.T) (*page, string) {
 	writeLongConversation(t, filepath.Join("testdata", "bench-codecache-conversation.jsonl"), 100)
 	const url = "/?replay=/streams/bench-codecache-conversation.jsonl&rate=max&lang=en"

@@ -228,9 +228,10 @@ func TestFrozenChunkFollowsItsItems(t *testing.T) {
 }
 
 // A person's click (a pointer pressed and released, then the click) on a
-// frozen chunk's group header opens the group, every time. The pointer's
-// release used to draw the chunk live before the browser sent the click,
-// which then went nowhere: 5 of 20 such clicks did nothing.
+// frozen chunk's group header opens the group, every time. Were the
+// pointer's release to draw the chunk live before the browser sent the
+// click, the click would go nowhere (element.click() has no press or
+// release, so only a real pointer tells).
 func TestFrozenChunksTakeMouseClicks(t *testing.T) {
 	p := newPageWithin(t, 5*time.Minute)
 	openFrozenConversation(t, p, "bench-freeze-clicks.jsonl")
@@ -253,11 +254,11 @@ func TestFrozenChunksTakeMouseClicks(t *testing.T) {
 
 // A conversation that has settled costs the page nothing while the reader
 // reads: once its chunks are frozen, the app renders nothing more. A
-// freeze pass used to ask for another pass at once whenever a chunk it
-// had once failed to take was taken later, and the idle page rendered
-// every 50 ms for as long as it stayed open (app/freeze.go, nextRetry).
-// Go allocates for each render, so its count of allocations over 30
-// animation frames tells.
+// freeze pass that asked for another at once whenever a chunk it had
+// once failed to take was taken later would keep the idle page rendering
+// for as long as it stays open (app/freeze.go, nextRetry). Go allocates
+// for each render, so its count of allocations over 30 animation frames
+// tells.
 func TestSettledConversationRendersNothing(t *testing.T) {
 	p := newPageWithin(t, 3*time.Minute)
 	const file = "bench-settled-conversation.jsonl"
@@ -285,11 +286,11 @@ func TestSettledScenariosRenderNothing(t *testing.T) {
 
 // expectQuiet fails unless, within five windows of 30 animation frames,
 // one passes in which Go allocates no more than reading its count does
-// (with a margin): a page that renders by itself allocates in every
-// window (it rendered every 50 ms: 4,321 allocations in one). More than
-// one window, because work done once after a page settles (the warm-ups
-// an idle moment runs: Markdown's parser, the fonts) may fall in the
-// first: 233 and 316 allocations were seen there, then none.
+// (with a margin): a page that renders by itself allocates thousands of
+// times in every window. More than one window, because work done once
+// after a page settles (the warm-ups an idle moment runs: Markdown's
+// parser, the fonts) may fall in the first, with a few hundred
+// allocations, and none after.
 func expectQuiet(t *testing.T, p *page, what string) {
 	t.Helper()
 	const mallocs = `window.stepwise.memory().mallocs`

@@ -11,15 +11,15 @@ import "net/http"
 // It serves a first visit and a reload: on other visits the service
 // worker drops it from the page it answers from its cache (workerPatches).
 // There app.wasm comes from the worker's cache, and a fetch that takes
-// over a preload gets no code cache: Chromium compiles the 10 MB again in
-// every new tab (Liftoff, then TurboFan for what turns hot) instead of
-// reading the code it kept beside the worker's copy from the last visit.
-// Fetched by app.js itself, a new tab reads that code (a trace shows
-// wasm.Deserialize and GetNativeModuleFromCache instead of ~1,900 lazy
-// compilations), already optimised where the last visit was busy. A
+// over a preload gets no code cache: Chromium compiles the whole module
+// again in every new tab (Liftoff, then TurboFan for what turns hot)
+// instead of reading the code it kept beside the worker's copy from the
+// last visit. Fetched by app.js itself, a new tab reads that code (a
+// trace shows wasm.Deserialize and GetNativeModuleFromCache instead of
+// lazy compilations), already optimised where the last visit was busy. A
 // reload needs no code cache: V8 finds the module in the tab's process
 // (GetNativeModuleFromCache alone), and the preload has the bytes read
-// while the page is parsed (~40 ms sooner usable on this machine).
+// while the page is parsed, so the app is usable sooner.
 const wasmPreload = `</web/app.wasm>; rel=preload; as=fetch; crossorigin=anonymous`
 
 // preloadWasm sends wasmPreload with the page.
@@ -39,7 +39,7 @@ var appJSPatches = []scriptPatch{
 		// go-app fetches the wasm through a stream it builds for its
 		// progress label. A Response made from a stream has no URL, so
 		// Chromium cannot keep the compiled module in its code cache and
-		// compiles 10 MB of wasm on every visit. Fetched as is, it compiles
+		// compiles the whole wasm on every visit. Fetched as is, it compiles
 		// while it downloads (instantiateStreaming) and a repeat visit reuses
 		// the compiled code. The app shows no progress label.
 		why: "fetch app.wasm directly",

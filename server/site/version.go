@@ -20,8 +20,8 @@ import (
 // app.wasm, web/'s files, the settings pages carry, the patches to
 // go-app's scripts and the handler's own fields. With app.wasm's hash
 // alone, a deploy that changed only stepwise.css, boot.js or a server
-// flag answered 304 to browsers holding the old files, and installed apps
-// kept them until app.wasm changed.
+// flag would answer 304 to browsers holding the old files, and installed
+// apps would keep them until app.wasm changed.
 func shellVersion(wasmHash, webDir string, h *app.Handler) (string, error) {
 	sum := sha256.New()
 	fmt.Fprintf(sum, "wasm %s\n", wasmHash)

@@ -69,8 +69,8 @@ func TestWasmEncodingsAndStaleCopies(t *testing.T) {
 
 // TestMakeBrotliIsServed compresses an app.wasm with the Makefile's own
 // recipe, as make build does, and checks the server sends the brotli copy
-// (brotli -k used to leave it an older mtime than app.wasm, and the server
-// sent gzip).
+// (brotli -k leaves it an older mtime than app.wasm, so a freshness check
+// by mtime would send gzip).
 func TestMakeBrotliIsServed(t *testing.T) {
 	if _, err := exec.LookPath("brotli"); err != nil {
 		t.Skip("brotli is not installed (.ci/run installs it)")

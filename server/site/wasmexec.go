@@ -7,8 +7,8 @@ var wasmExecPatches = []scriptPatch{
 	{
 		// Every property, method and attribute name Go hands to JavaScript
 		// is decoded from the wasm memory by a TextDecoder call, whose fixed
-		// cost dwarfs a name of a few bytes (~7 % of the page's time at 20k
-		// stream events). Those names are mostly constants of the binary,
+		// cost dwarfs a name of a few bytes, and a stream's renders hand
+		// over thousands of them. Those names are mostly constants of the binary,
 		// at the same addresses every time: a short string decoded at an
 		// address is kept and served again while the bytes there still read
 		// the same. A kept string as long as its bytes came from one byte
@@ -56,9 +56,9 @@ var wasmExecPatches = []scriptPatch{
 		// Each call from JavaScript into Go read its event object through
 		// seven calls out of the wasm (the event, clearing it, its id, this,
 		// its arguments object, that object's length, each argument) and
-		// set the result through another, and released two objects: at a
-		// stream's max rate nine of the ~29 calls out of the wasm per event
-		// (the clock's included). Stepwise's syscall/js
+		// set the result through another, and released two objects: a
+		// large share of the calls out of the wasm a stream's event costs.
+		// Stepwise's syscall/js
 		// (wasm/gosyscalljs-wasm.patch) takes the event in one call and
 		// gives the result in one; a token, not a reference, names the
 		// event between the two. Unused by a wasm built without the patch.

@@ -59,9 +59,9 @@ func CheckStreamResponse(status int, contentType string, head []byte) *StreamPro
 
 // mediaType is the media type of a Content-Type header, lower case, or ""
 // when it is not a valid one: what mime.ParseMediaType returns, without
-// its parameters (unused here). Importing package mime cost the browser
-// build 23 KB of brotli (its type tables and the loading of system type
-// files at start-up). It departs from ParseMediaType only where that
+// its parameters (unused here). Package mime would add its type tables to
+// the browser build, and the loading of system type files to its
+// start-up. It departs from ParseMediaType only where that
 // rejects a header for a duplicate parameter.
 func mediaType(contentType string) string {
 	base, _, _ := strings.Cut(contentType, ";")
@@ -88,8 +88,8 @@ func isToken(s string) bool {
 }
 
 // Compiled on first use, not at start-up: only a backend's error page
-// needs them, and compiling them cost the browser's start ~7 ms of
-// unoptimised wasm.
+// needs them, and compiling them at start-up runs in wasm V8 has not
+// optimised yet.
 var titleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
 var tagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
 
