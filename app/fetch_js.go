@@ -8,9 +8,10 @@ import (
 )
 
 // fetchBody GETs url with the browser's fetch (net/http would bring
-// crypto/tls into app.wasm) and returns its body. It blocks, so it must not run
-// inside a JS callback. The body is read as bytes and copied into Go once:
-// read as text, a history of megabytes would go through UTF-16 and back.
+// crypto/tls into app.wasm) and returns its body. It blocks, so it must
+// not run inside a JS callback. The body is read as bytes and copied into
+// Go once: read as text, a history of megabytes would go through UTF-16
+// and back.
 func fetchBody(url string) ([]byte, error) {
 	type result struct {
 		body []byte

@@ -53,9 +53,8 @@ const (
 //  2. the parser (GFM's link patterns are compiled then);
 //  3. a first parse of a short text (the parser's own code).
 //
-// With fewer, larger steps the browser often ran two back to back in one
-// long frame, which a person typing then waited for
-// (docs/performance.md).
+// With fewer, larger steps the browser often runs two back to back in one
+// long frame, which a person typing then waits for (docs/performance.md).
 func MarkdownWarmUp() []func() {
 	return []func(){
 		func() {

@@ -138,10 +138,11 @@ func (r pageResult) perEvent() float64 { return 1000 * r.Ms / float64(r.Events) 
 // and prints the figures with the ratios to the floor and the React peer.
 //
 // This machine kind's speed wanders between runs, even minutes apart
-// (docs/performance.md), so a ratio of one round says little. STEPWISE_BENCH_ROUNDS=N (make bench: 3) plays each
-// run N rounds; a round plays every page once, back to back, so each of
-// its ratios compares pages under the same load, and the summary gives
-// the median of the rounds' ratios with their range.
+// (docs/performance.md), so a ratio of one round says little.
+// STEPWISE_BENCH_ROUNDS=N (make bench: 3) plays each run N rounds; a
+// round plays every page once, back to back, so each of its ratios
+// compares pages under the same load, and the summary gives the median of
+// the rounds' ratios with their range.
 func benchStreams(t *testing.T, runs []streamRun) {
 	pages := allPages
 	if p := os.Getenv("STEPWISE_BENCH_PAGES"); p != "" {
