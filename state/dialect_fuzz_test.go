@@ -54,12 +54,10 @@ func transcriptSeeds(t testing.TB) [][]byte {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		for _, line := range bytes.Split(data, []byte("\n")) {
-			if frame, ok := wire.CaptureLine(line); ok {
-				b.Write(frame)
-				b.WriteByte('\n')
-			}
-		}
+		wire.ReadCapture(bytes.NewReader(data), func(frame []byte) {
+			b.Write(frame)
+			b.WriteByte('\n')
+		})
 		out = append(out, b.Bytes())
 	}
 	if len(out) == 0 {

@@ -4,7 +4,6 @@
 package replay
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -65,9 +64,9 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// applyEvents applies each line of the file as one frame: JSONL, or
-// Server-Sent Events as captured off the wire (`data:` lines; comments,
-// other fields and `[DONE]` are not frames), or both mixed.
+// applyEvents applies the file's frames in order: JSONL, or Server-Sent
+// Events as captured off the wire, or both mixed (wire.ReadCapture: the
+// browser's own SSE parser).
 func applyEvents(s *state.Store, path string, stdin io.Reader) error {
 	r := stdin
 	if path != "-" {
@@ -78,17 +77,8 @@ func applyEvents(s *state.Store, path string, stdin io.Reader) error {
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if frame, ok := wire.CaptureLine(line); ok {
-			s.ApplyJSON(frame)
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
+	if err := wire.ReadCapture(r, func(frame []byte) { s.ApplyJSON(frame) }); err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
+	return nil
 }

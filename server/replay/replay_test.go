@@ -146,3 +146,26 @@ func TestStandardInputAndNoInput(t *testing.T) {
 	require.Nil(t, v["last_event_id"])
 	require.Equal(t, []any{}, v["items"])
 }
+
+// An SSE event whose data spans several `data:` lines is one frame, its
+// lines joined with "\n", as the browser's parser reads it (the
+// specification's rule); its event and id fields and comments are not
+// frames.
+func TestMultiLineSSEData(t *testing.T) {
+	capture := "event: message\nid: 1\ndata: {\"type\":\"start\",\ndata:  \"messageId\":\"m1\"}\n\n" +
+		": comment\ndata: {\"type\":\"text-start\",\"id\":\"t\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t\",\ndata: \"delta\":\"two\\nlines\"}\n\n" +
+		"data: {\"type\":\"text-end\",\"id\":\"t\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n"
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, Run([]string{"--events", "-"}, strings.NewReader(capture), &stdout, &stderr), stderr.String())
+	var v struct {
+		AgentStatus string           `json:"agent_status"`
+		Skipped     int              `json:"skipped"`
+		Items       []map[string]any `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &v))
+	require.Equal(t, 0, v.Skipped)
+	require.Equal(t, "idle", v.AgentStatus)
+	require.Len(t, v.Items, 1)
+	require.Equal(t, "two\nlines", v.Items[0]["text"])
+}

@@ -70,29 +70,3 @@ func isObject(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && t[0] == '{'
 }
-
-// CaptureLine reads one line of a captured stream, which may be JSONL (one
-// event a line) or Server-Sent Events as the wire carries them, or both: a
-// `data:` line gives its payload, and comments, other SSE fields, blank
-// lines and the AI SDK's closing `[DONE]` give nothing (ok false). Any
-// other line is returned as is, to be applied (and counted as skipped when
-// it is not an event).
-func CaptureLine(line []byte) (frame []byte, ok bool) {
-	t := bytes.TrimSpace(line)
-	if len(t) == 0 || t[0] == ':' {
-		return nil, false
-	}
-	if rest, isData := bytes.CutPrefix(t, []byte("data:")); isData {
-		rest = bytes.TrimSpace(rest)
-		if len(rest) == 0 || bytes.Equal(rest, []byte("[DONE]")) {
-			return nil, false
-		}
-		return rest, true
-	}
-	for _, field := range [...]string{"event:", "id:", "retry:"} {
-		if bytes.HasPrefix(t, []byte(field)) {
-			return nil, false
-		}
-	}
-	return t, true
-}

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"strings"
 )
 
@@ -102,4 +104,75 @@ func (p *SSEParser) dispatch(emit func(SSEEvent)) {
 	p.data.Reset()
 	p.hasData = false
 	p.event = ""
+}
+
+// Frame is the event's payload as a stream frame: its data, unless it is
+// empty or the AI SDK's closing [DONE] (ok false). The browser and the
+// replay command apply exactly these.
+func (e SSEEvent) Frame() (frame []byte, ok bool) {
+	if e.Data == "" || e.Done() {
+		return nil, false
+	}
+	return []byte(e.Data), true
+}
+
+// ReadCapture reads a captured stream and calls emit with each frame, in
+// order. The capture may be JSONL (one event a line), Server-Sent Events
+// as the wire carries them, or both mixed: SSE lines (fields such as
+// `data:`, `event:` and `id:`, comments, blank lines) go through the same
+// SSEParser as the browser's, so the data lines of one event are joined
+// with "\n" before the event is read; any other line ends the event in
+// progress and is a frame by itself (applied, and counted as skipped when
+// it is not an event). It returns the reader's error, never io.EOF.
+func ReadCapture(r io.Reader, emit func(frame []byte)) error {
+	var parser SSEParser
+	send := func(e SSEEvent) {
+		if frame, ok := e.Frame(); ok {
+			emit(frame)
+		}
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if isSSELine(line) {
+				if line[len(line)-1] != '\n' {
+					line = append(line, '\n')
+				}
+				parser.Feed(line, send)
+			} else {
+				parser.Close(send)
+				if t := bytes.TrimSpace(line); len(t) > 0 {
+					emit(t)
+				}
+			}
+		}
+		if err == io.EOF {
+			parser.Close(send)
+			return nil
+		}
+		if err != nil {
+			parser.Close(send)
+			return err
+		}
+	}
+}
+
+// isSSELine reports whether a captured line belongs to the Server-Sent
+// Events around it: blank, a comment, or one of the fields the
+// specification names (with or without a value).
+func isSSELine(line []byte) bool {
+	t := bytes.TrimRight(line, "\r\n")
+	if len(bytes.TrimSpace(t)) == 0 || t[0] == ':' {
+		return true
+	}
+	field := t
+	if i := bytes.IndexByte(t, ':'); i >= 0 {
+		field = t[:i]
+	}
+	switch string(field) {
+	case "data", "event", "id", "retry":
+		return true
+	}
+	return false
 }

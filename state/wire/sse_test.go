@@ -1,9 +1,11 @@
 package wire
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func parseSSE(chunks ...string) []SSEEvent {
@@ -48,20 +50,35 @@ func TestDialectOf(t *testing.T) {
 	}
 }
 
-func TestCaptureLine(t *testing.T) {
-	for line, want := range map[string]string{
-		`data: {"type":"start"}`: `{"type":"start"}`,
-		`data:{"a":1}`:           `{"a":1}`,
-		`{"type":"ping"}`:        `{"type":"ping"}`,
-		"  \t":                   "",
-		": keepalive":            "",
-		"data: [DONE]":           "",
-		"event: message":         "",
-		"id: 3":                  "",
-		"not json":               "not json",
-	} {
-		frame, ok := CaptureLine([]byte(line))
-		assert.Equal(t, want != "", ok, line)
-		assert.Equal(t, want, string(frame), line)
-	}
+func TestReadCapture(t *testing.T) {
+	capture := strings.Join([]string{
+		`data: {"type":"start"}`,
+		``,
+		`data:{"a":1}`,
+		`{"type":"ping"}`, // JSONL ends the event before it
+		"  \t",
+		": keepalive",
+		"data: [DONE]",
+		"",
+		"event: message",
+		"id: 3",
+		`data: {"type":"text-delta",`,
+		`data: "delta":"two lines"}`,
+		"",
+		"not json",
+		"data:",
+		"",
+		"retry: 10\r",
+		`data: {"last":true}`, // no blank line before the end
+	}, "\n")
+	var got []string
+	require.NoError(t, ReadCapture(strings.NewReader(capture), func(f []byte) { got = append(got, string(f)) }))
+	assert.Equal(t, []string{
+		`{"type":"start"}`,
+		`{"a":1}`,
+		`{"type":"ping"}`,
+		"{\"type\":\"text-delta\",\n\"delta\":\"two lines\"}",
+		"not json",
+		`{"last":true}`,
+	}, got)
 }
