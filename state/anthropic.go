@@ -297,3 +297,23 @@ func (s *Store) addNotice(reason, detail string) {
 	it.Notice = &Notice{Reason: reason, Detail: detail}
 	s.standalone(it)
 }
+
+// loopWentOn applies a message_start to the tools of the message before it.
+// An agent loop forwarded as is (the Anthropic SDKs' tool runners) stops a
+// message for tool_use, runs the client tools and sends their results in the
+// next request, never in the stream: a later message_start of the same turn
+// means those tools ran. They are done, with no result to show (it went to
+// the model), rather than left running and then interrupted.
+func (s *Store) loopWentOn() {
+	if s.status == StatusRunning {
+		for _, it := range s.loopTools {
+			if it.Tool.Status == ToolActive && !it.Tool.hasResult {
+				s.setToolStatus(it, ToolDone)
+			}
+		}
+	}
+	clear(s.loopTools)
+	s.loopTools = s.loopTools[:0]
+	clear(s.msgTools)
+	s.msgTools = s.msgTools[:0]
+}

@@ -130,6 +130,10 @@ type Store struct {
 	msgUsage         Usage // the current message's usage so far
 	hasUsage         bool
 	turn             *turn // the turn in progress, or nil
+	// msgTools are the client tool calls (tool_use blocks) of the current
+	// message; loopTools those of a message that stopped for tool_use,
+	// until the next message of the turn shows they ran (anthropic.go).
+	msgTools, loopTools []*Item
 
 	// dialect holds what the AG-UI and AI SDK streams need (dialect.go);
 	// nil until one of their events arrives.
@@ -347,6 +351,7 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 		}
 		s.finishBlocks() // of a message that never stopped
 		s.commitMessageUsage()
+		s.loopWentOn()
 		if s.status != StatusRunning {
 			s.brandPending = true
 			s.startTurn()
@@ -394,6 +399,10 @@ func (s *Store) endMessage() {
 	s.dialectText = nil
 	reason := s.stopReason
 	s.stopReason = ""
+	if reason == "tool_use" {
+		s.loopTools = append(s.loopTools[:0], s.msgTools...)
+	}
+	s.msgTools = s.msgTools[:0]
 	if reason == "tool_use" || reason == "pause_turn" {
 		return
 	}
@@ -444,6 +453,9 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		}
 		ob.kind = "tool_use"
 		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
+		if b.Type == "tool_use" && register && ob.item != nil {
+			s.msgTools = append(s.msgTools, ob.item)
+		}
 	case "tool_result":
 		if b.ToolUseID == "" {
 			return false

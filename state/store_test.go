@@ -205,10 +205,13 @@ func TestStopReasonToolUseKeepsTurnRunning(t *testing.T) {
 	assert.Equal(t, StatusRunning, s.Status())
 	assert.True(t, s.Items()[0].Group.Open)
 	assert.Equal(t, ToolActive, s.Tool("a").Tool.Status)
+	// The next message of the turn means the client ran the tool: done,
+	// its result unknown (it went to the model), not interrupted.
 	applyTo(s, `{"type":"message_start","message":{"id":"m2","message_type":"step"}}`, msgStop)
 	assert.Equal(t, StatusIdle, s.Status())
 	assert.False(t, s.Items()[0].Group.Open)
-	assert.Equal(t, ToolInterrupted, s.Tool("a").Tool.Status)
+	assert.Equal(t, ToolDone, s.Tool("a").Tool.Status)
+	assert.Nil(t, s.Tool("a").Tool.Result)
 }
 
 func TestBrand(t *testing.T) {

@@ -1,0 +1,57 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"stepwise/state/wire"
+)
+
+// The fixes of issue 42, each shown on a stream recorded by an upstream
+// project's own tests (testdata/upstream, sources in its READMEs), or, where
+// none records the case, a minimal hand-made stream named as such.
+
+// replayUpstream applies a fixture of testdata/upstream as replay does.
+func replayUpstream(t *testing.T, rel string) *Store {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata/upstream", rel))
+	require.NoError(t, err)
+	defer f.Close()
+	s := New(DefaultOptions())
+	require.NoError(t, wire.ReadCapture(f, func(frame []byte) { s.ApplyJSON(frame) }))
+	return s
+}
+
+// A forwarded tool runner loop: the tool_use message, then the answer the
+// model gave once the client had run the tool. The tool ran: done, its
+// result never in the stream.
+func TestForwardedAgentLoopToolsRan(t *testing.T) {
+	for _, rel := range []string{
+		"anthropic-sdk-python/tool-runner-loop-a.sse",
+		"anthropic-sdk-python/tool-runner-loop-b.sse",
+		"anthropic-sdk-go/tool-runner-streaming-all.sse",
+	} {
+		t.Run(rel, func(t *testing.T) {
+			s := replayUpstream(t, rel)
+			assert.Equal(t, StatusIdle, s.Status())
+			n := 0
+			for _, it := range s.Items() {
+				if it.Kind == KindTool {
+					n++
+					assert.Equal(t, ToolDone, it.Tool.Status, it.Tool.Name)
+					assert.Nil(t, it.Tool.Result, "the result went to the model, not to the stream")
+				}
+			}
+			assert.Positive(t, n)
+		})
+	}
+	// A message that stopped for tool_use with no message after it: the
+	// client is running the tool.
+	s := replayUpstream(t, "anthropic-sdk-python/tool_use_response.sse")
+	assert.Equal(t, StatusRunning, s.Status())
+	assert.Equal(t, ToolActive, s.Items()[1].Tool.Status)
+}
