@@ -317,3 +317,27 @@ func (s *Store) loopWentOn() {
 	clear(s.msgTools)
 	s.msgTools = s.msgTools[:0]
 }
+
+// startContent applies the blocks a message_start already carries, each
+// complete, and the stop reason it already has. Programmatic tool calling
+// sends the client tool calls that code execution makes this way: one
+// message each, with no content_block events and no message_delta.
+func (s *Store) startContent(content json.RawMessage, stopReason string) {
+	var raws []json.RawMessage
+	if t := bytes.TrimSpace(content); len(t) > 0 && t[0] == '[' {
+		_ = json.Unmarshal(t, &raws)
+	}
+	for _, raw := range raws {
+		var b wire.Block
+		if json.Unmarshal(raw, &b) != nil || b.Type == "" || !s.startBlock(0, false, &b) {
+			continue
+		}
+		if it := s.tools[b.ID]; b.Type == "tool_use" && it != nil {
+			s.msgTools = append(s.msgTools, it)
+		}
+	}
+	if stopReason != "" {
+		s.stopReason = stopReason
+		s.stopNotice(stopReason, nil)
+	}
+}

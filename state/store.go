@@ -342,9 +342,11 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 	switch ev.Type {
 	case "message_start":
 		var msg struct {
-			Role        string      `json:"role"`
-			MessageType string      `json:"message_type"`
-			Usage       *wire.Usage `json:"usage"`
+			Role        string          `json:"role"`
+			MessageType string          `json:"message_type"`
+			Usage       *wire.Usage     `json:"usage"`
+			Content     json.RawMessage `json:"content"`
+			StopReason  string          `json:"stop_reason"`
 		}
 		if !wire.IsNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
 			return false
@@ -361,6 +363,7 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 		s.noticed = false
 		s.messageUsage(msg.Usage)
 		s.setStatus(StatusRunning)
+		s.startContent(msg.Content, msg.StopReason)
 		return true
 	case "error":
 		if isProviderError(ev.Error) {

@@ -55,3 +55,23 @@ func TestForwardedAgentLoopToolsRan(t *testing.T) {
 	assert.Equal(t, StatusRunning, s.Status())
 	assert.Equal(t, ToolActive, s.Items()[1].Tool.Status)
 }
+
+// Programmatic tool calling: the client tool calls that code execution
+// makes come one message each, inside message_start's content (14 rollDie
+// calls in the recorded stream); each ran, and the turn ends as usual.
+func TestProgrammaticToolCallsInMessageStart(t *testing.T) {
+	s := replayUpstream(t, "vercel-ai/anthropic/anthropic-programmatic-tool-calling.1.chunks.txt")
+	var rolls []*Item
+	for _, it := range s.Items() {
+		if it.Kind == KindTool && it.Tool.Name == "rollDie" {
+			rolls = append(rolls, it)
+		}
+	}
+	require.Len(t, rolls, 14)
+	for _, it := range rolls {
+		assert.Equal(t, ToolDone, it.Tool.Status)
+		assert.Contains(t, string(it.Tool.Input), `"player"`)
+	}
+	assert.Equal(t, ToolDone, s.Tool("srvtoolu_01MzSrFWsmzBdcoQkGWLyRjK").Tool.Status)
+	assert.Equal(t, StatusIdle, s.Status())
+}
