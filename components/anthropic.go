@@ -20,6 +20,7 @@ var noticeKeys = map[string]string{
 	state.NoticeMaxTokens:     "notice.max_tokens",
 	state.NoticeContextWindow: "notice.context_window",
 	state.NoticeCompaction:    "notice.compaction",
+	state.NoticeFallback:      "notice.fallback",
 	// The AG-UI and AI SDK modes (BACKENDS.md sections 2 and 3).
 	state.NoticeUnsupportedInterrupt: "notice.unsupported_interrupt",
 	state.NoticeStreamEnded:          "notice.stream_ended",

@@ -244,3 +244,11 @@ func TestUsageAtTheEndOfTheTurn(t *testing.T) {
 		`{"type":"message_stop"}`)
 	assert.Contains(t, usageText(itemHTML(t, set, s.Items()[0])), "5 in · 9 out · 3 web searches")
 }
+
+func TestFallbackNotice(t *testing.T) {
+	s := storeFromFile(t, "../state/testdata/upstream/vercel-ai/anthropic/anthropic-fallback.chunks.txt")
+	html := itemHTML(t, in("fr"), itemOf(t, s, state.KindNotice))
+	assert.Contains(t, html, `data-reason="fallback"`)
+	assert.Contains(t, html, "Un autre modèle a pris le relais")
+	assert.Contains(t, html, "claude-opus-4-8", "names the model that answered")
+}

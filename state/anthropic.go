@@ -21,6 +21,9 @@ const (
 	NoticeMaxTokens     = "max_tokens"     // the answer was cut at the length limit
 	NoticeContextWindow = "context_window" // model_context_window_exceeded
 	NoticeCompaction    = "compaction"     // earlier context was summarised
+	// NoticeFallback: the model handed over to another, which answers from
+	// there on; Detail is that model's name.
+	NoticeFallback = "fallback"
 )
 
 // isServerToolResult reports whether a block type is a server tool's result
@@ -340,4 +343,15 @@ func (s *Store) startContent(content json.RawMessage, stopReason string) {
 		s.stopReason = stopReason
 		s.stopNotice(stopReason, nil)
 	}
+}
+
+// fallbackNotice is a fallback block's notice: the answer from here on is
+// another model's, named in the detail (the "to" model).
+func (s *Store) fallbackNotice(b *wire.Block) {
+	var to struct {
+		Model json.RawMessage `json:"model"`
+	}
+	_ = json.Unmarshal(b.To, &to)
+	model, _ := wire.StringValue(to.Model)
+	s.addNotice(NoticeFallback, model)
 }

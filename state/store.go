@@ -497,6 +497,8 @@ func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
 		ob.item = it
 	case "compaction":
 		s.addNotice(NoticeCompaction, "")
+	case "fallback":
+		s.fallbackNotice(b)
 	case "approval_request":
 		if b.ApprovalKey == "" {
 			return false

@@ -75,3 +75,20 @@ func TestProgrammaticToolCallsInMessageStart(t *testing.T) {
 	assert.Equal(t, ToolDone, s.Tool("srvtoolu_01MzSrFWsmzBdcoQkGWLyRjK").Tool.Status)
 	assert.Equal(t, StatusIdle, s.Status())
 }
+
+// A fallback block (one model handing the answer over to another) is a
+// notice naming the model that answered, not an unknown block.
+func TestFallbackBlockNamesTheModelThatAnswered(t *testing.T) {
+	for rel, model := range map[string]string{
+		"anthropic-sdk-python/fallback_response.sse":        "claude-sonnet-4-5",
+		"vercel-ai/anthropic/anthropic-fallback.chunks.txt": "claude-opus-4-8",
+	} {
+		s := replayUpstream(t, rel)
+		require.GreaterOrEqual(t, len(s.Items()), 2, rel)
+		n := s.Items()[0]
+		require.Equal(t, KindNotice, n.Kind, rel)
+		assert.Equal(t, NoticeFallback, n.Notice.Reason)
+		assert.Equal(t, model, n.Notice.Detail)
+		assert.Equal(t, KindText, s.Items()[1].Kind, "the answer follows")
+	}
+}

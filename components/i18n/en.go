@@ -135,6 +135,7 @@ var en = catalog{
 		"notice.max_tokens":                    "The answer was cut off at the length limit",
 		"notice.context_window":                "The conversation is too long for the model",
 		"notice.compaction":                    "Earlier context was summarised",
+		"notice.fallback":                      "Another model took over the answer from here",
 		"tool.name.web_search":                 "Web search",
 		"tool.name.web_fetch":                  "Read a web page",
 		"tool.name.code_execution":             "Run code",

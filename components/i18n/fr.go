@@ -135,6 +135,7 @@ var fr = catalog{
 		"notice.max_tokens":                    "La réponse a été coupée à la limite de longueur",
 		"notice.context_window":                "La conversation est trop longue pour le modèle",
 		"notice.compaction":                    "Le contexte précédent a été résumé",
+		"notice.fallback":                      "Un autre modèle a pris le relais de la réponse à partir d'ici",
 		"tool.name.web_search":                 "Recherche web",
 		"tool.name.web_fetch":                  "Lecture d'une page web",
 		"tool.name.code_execution":             "Exécution de code",

@@ -135,6 +135,7 @@ var vi = catalog{
 		"notice.max_tokens":                    "Câu trả lời bị cắt vì đạt giới hạn độ dài",
 		"notice.context_window":                "Cuộc trò chuyện quá dài so với mô hình",
 		"notice.compaction":                    "Phần ngữ cảnh trước đó đã được tóm tắt",
+		"notice.fallback":                      "Một mô hình khác đã tiếp tục câu trả lời từ đây",
 		"tool.name.web_search":                 "Tìm kiếm web",
 		"tool.name.web_fetch":                  "Đọc trang web",
 		"tool.name.code_execution":             "Chạy mã",

@@ -87,6 +87,10 @@ type Block struct {
 	Citations  json.RawMessage `json:"citations"`
 	IsError    bool            `json:"is_error"`
 	ServerName string          `json:"server_name"`
+	// To is a fallback block's model that answers from there on
+	// ({"model": ...}); From the one that handed over.
+	From json.RawMessage `json:"from"`
+	To   json.RawMessage `json:"to"`
 }
 
 // Delta is the delta of content_block_delta or message_delta.
