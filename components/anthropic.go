@@ -115,6 +115,9 @@ func toolResponse(t *state.Tool, tr translator) string {
 	if t.Denied { // AI SDK tool-output-denied
 		return tr.T("tool.denied")
 	}
+	if t.Encrypted { // for the model only: never the encrypted content
+		return tr.T("tool.encrypted")
+	}
 	if t.ErrorCode == "" {
 		return *t.Result
 	}

@@ -252,3 +252,16 @@ func TestFallbackNotice(t *testing.T) {
 	assert.Contains(t, html, "Un autre modèle a pris le relais")
 	assert.Contains(t, html, "claude-opus-4-8", "names the model that answered")
 }
+
+// An advisor's redacted result is for the model only: the page says so and
+// never shows the encrypted content.
+func TestEncryptedResultNotShown(t *testing.T) {
+	s := storeFromFile(t, "../state/testdata/upstream/vercel-ai/anthropic/anthropic-advisor-stop-reasons.chunks.txt")
+	it := s.Tool("srvtoolu_advisor_redacted")
+	v := &ToolView{Item: it, Rev: it.Rev, Settings: in("vi")}
+	render(t, v)
+	v.d.open = true
+	html := app.HTMLString(v.Render())
+	assert.Contains(t, html, "Kết quả đã được mã hóa: chỉ mô hình đọc được.")
+	assert.NotContains(t, html, "opaque-encrypted-advice")
+}

@@ -29,7 +29,8 @@ type aguiState struct {
 	chunkText, chunkReasoning, chunkTool string
 
 	runID         string
-	runInterrupts int // on_interrupt events of this run
+	runInterrupts int  // on_interrupt events of this run
+	runFailed     bool // RUN_ERROR ended this run: nothing after it changes how
 }
 
 func (st *aguiState) init() {
@@ -74,11 +75,17 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 			st.runID = ev.RunID
 		}
 		st.runInterrupts = 0
+		st.runFailed = false
 		if st.conv.ThreadID == "" {
 			st.conv.ThreadID = ev.ThreadID
 		}
 		return true
 	case "RUN_FINISHED":
+		if st.runFailed {
+			// RUN_ERROR already ended the run (the reference client
+			// rejects anything after it): it stays failed.
+			return true
+		}
 		s.aguiCloseStreams(st)
 		if ev.Outcome != nil {
 			switch ev.Outcome.Type {
@@ -100,6 +107,7 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		s.endDialectRun(StatusIdle)
 		return true
 	case "RUN_ERROR":
+		st.runFailed = true
 		s.aguiCloseStreams(st)
 		text, _ := wire.StringValue(ev.Message)
 		if text == "" {

@@ -67,6 +67,8 @@ func (s *Store) serverToolResult(b *wire.Block) bool {
 		text = ToolErrorMessage(code)
 	case b.IsError || content.isError:
 		status, text = "error", resultText(b.Content)
+	case content.encrypted:
+		text = EncryptedResult
 	case b.Type == "web_search_tool_result" && content.list != nil:
 		artifact, text = s.searchArtifact(b.ToolUseID, content.list)
 	case b.Type == "web_fetch_tool_result" && content.typ == "web_fetch_result":
@@ -88,6 +90,7 @@ func (s *Store) serverToolResult(b *wire.Block) bool {
 		return true
 	}
 	it.Tool.ErrorCode = code
+	it.Tool.Encrypted = content.encrypted && status != "error"
 	s.addFetchedPage(fetchedURL, fetchedTitle)
 	return true
 }
@@ -98,8 +101,15 @@ type resultContent struct {
 	errorType bool // an error object: its type ends in _error
 	errorCode string
 	isError   bool
+	// encrypted: an object only the model can read (advisor_redacted_result,
+	// encrypted_code_execution_result: encrypted_content and nothing to show).
+	encrypted bool
 	list      []json.RawMessage // when the content is a list
 }
+
+// EncryptedResult is the result a tool shows when its content is encrypted
+// for the model; the UI says it in the reader's language.
+const EncryptedResult = "The result is encrypted: only the model can read it."
 
 func readContent(raw json.RawMessage) resultContent {
 	var c resultContent
@@ -114,15 +124,19 @@ func readContent(raw json.RawMessage) resultContent {
 		}
 	case '{':
 		var obj struct {
-			Type      json.RawMessage `json:"type"`
-			ErrorCode json.RawMessage `json:"error_code"`
-			IsError   bool            `json:"is_error"`
+			Type             json.RawMessage `json:"type"`
+			ErrorCode        json.RawMessage `json:"error_code"`
+			IsError          bool            `json:"is_error"`
+			EncryptedContent json.RawMessage `json:"encrypted_content"`
+			Text             json.RawMessage `json:"text"`
+			Stdout           json.RawMessage `json:"stdout"`
 		}
 		if json.Unmarshal(t, &obj) == nil {
 			c.typ, _ = wire.StringValue(obj.Type)
 			c.errorCode, _ = wire.StringValue(obj.ErrorCode)
 			c.errorType = strings.HasSuffix(c.typ, "_error")
 			c.isError = obj.IsError
+			c.encrypted = !wire.IsNull(obj.EncryptedContent) && wire.IsNull(obj.Text) && wire.IsNull(obj.Stdout)
 		}
 	}
 	return c
@@ -286,6 +300,7 @@ func (s *Store) stopNotice(reason string, details *wire.StopDetails) {
 		return
 	}
 	s.noticed = true
+	s.dropEmptyText()
 	detail := ""
 	if r == NoticeRefusal && details != nil && details.Explanation != nil {
 		detail = *details.Explanation
@@ -354,4 +369,32 @@ func (s *Store) fallbackNotice(b *wire.Block) {
 	_ = json.Unmarshal(b.To, &to)
 	model, _ := wire.StringValue(to.Model)
 	s.addNotice(NoticeFallback, model)
+}
+
+// dropEmptyText removes the turn's last item when it is a text item that
+// never got any text (a refusal's empty text block): the notice that
+// follows says what there is to say.
+func (s *Store) dropEmptyText() {
+	n := len(s.items)
+	if n == 0 || s.group != nil || (s.turn != nil && n-1 < s.turn.first) {
+		return
+	}
+	it := s.items[n-1]
+	if it.Kind != KindText || it.Text != "" || len(it.Citations) > 0 {
+		return
+	}
+	for _, ob := range s.blocks {
+		if ob.item == it {
+			return // still streaming
+		}
+	}
+	s.items = s.items[:n-1]
+	s.changes.Items = slices.DeleteFunc(s.changes.Items, func(c *Item) bool { return c == it })
+	s.changes.List = true
+	if it.Brand {
+		s.brandPending = true
+	}
+	if s.lastText == it {
+		s.lastText = nil
+	}
 }

@@ -117,6 +117,10 @@ type Tool struct {
 	// Denied: the user refused to run it (AI SDK tool-output-denied); the
 	// UI says so in its own words.
 	Denied bool
+	// Encrypted: the result is encrypted for the model only (an advisor's
+	// redacted result, an encrypted code execution result); Result holds an
+	// English sentence, the UI says so in its own words.
+	Encrypted bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta

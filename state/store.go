@@ -134,6 +134,7 @@ type Store struct {
 	// message; loopTools those of a message that stopped for tool_use,
 	// until the next message of the turn shows they ran (anthropic.go).
 	msgTools, loopTools []*Item
+	openMessageID       string // the id of the message started and not yet stopped
 
 	// dialect holds what the AG-UI and AI SDK streams need (dialect.go);
 	// nil until one of their events arrives.
@@ -342,6 +343,7 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 	switch ev.Type {
 	case "message_start":
 		var msg struct {
+			ID          string          `json:"id"`
 			Role        string          `json:"role"`
 			MessageType string          `json:"message_type"`
 			Usage       *wire.Usage     `json:"usage"`
@@ -351,6 +353,13 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 		if !wire.IsNull(ev.Message) && json.Unmarshal(ev.Message, &msg) != nil {
 			return false
 		}
+		if msg.ID != "" && msg.ID == s.openMessageID {
+			// The same message started again (a proxy's retry): its usage
+			// is the same message's, not another's.
+			s.messageUsage(msg.Usage)
+			return true
+		}
+		s.openMessageID = msg.ID
 		s.finishBlocks() // of a message that never stopped
 		s.commitMessageUsage()
 		s.loopWentOn()
@@ -397,6 +406,7 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 // endMessage handles message_stop: the turn ends unless the message stopped
 // to run a tool.
 func (s *Store) endMessage() {
+	s.openMessageID = ""
 	s.finishBlocks()
 	s.lastText = nil
 	s.dialectText = nil
@@ -744,6 +754,7 @@ func (s *Store) terminal(it *Item, status AgentStatus) {
 	s.standalone(it)
 	s.setStatus(status)
 	s.dialectText = nil
+	s.openMessageID = "" // the message ended with the run
 	s.endTurn()
 }
 

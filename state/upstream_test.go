@@ -92,3 +92,43 @@ func TestFallbackBlockNamesTheModelThatAnswered(t *testing.T) {
 		assert.Equal(t, KindText, s.Items()[1].Kind, "the answer follows")
 	}
 }
+
+// Item 10 of issue 42, the four small ones.
+func TestRepeatedMessageStartCountsUsageOnce(t *testing.T) {
+	s := replayUpstream(t, "vercel-ai/anthropic/duplicate-message-start.chunks.txt")
+	u, ok := s.Usage()
+	require.True(t, ok)
+	assert.Equal(t, Usage{InputTokens: 17, OutputTokens: 227}, u)
+	require.Len(t, s.Items(), 1)
+	assert.Equal(t, &u, s.Items()[0].Usage)
+}
+
+func TestRefusalWithEmptyTextLeavesOnlyTheNotice(t *testing.T) {
+	s := replayUpstream(t, "anthropic-sdk-python/refusal_response.sse")
+	require.Len(t, s.Items(), 1)
+	n := s.Items()[0]
+	assert.Equal(t, KindNotice, n.Kind)
+	assert.Equal(t, NoticeRefusal, n.Notice.Reason)
+	assert.True(t, n.Brand, "the notice is the turn's first item now")
+	assert.NotNil(t, n.Usage, "and its last: the usage line stays")
+}
+
+func TestRunFinishedAfterRunErrorKeepsTheError(t *testing.T) {
+	s := replayUpstream(t, "ag-ui/dart-error-handling.jsonl")
+	assert.Equal(t, StatusError, s.Status())
+	last := s.Items()[len(s.Items())-1]
+	assert.Equal(t, KindError, last.Kind)
+	assert.Equal(t, "Connection timeout", last.Text)
+	assert.Zero(t, s.SkippedCount())
+}
+
+func TestAdvisorRedactedResultNotShown(t *testing.T) {
+	s := replayUpstream(t, "vercel-ai/anthropic/anthropic-advisor-stop-reasons.chunks.txt")
+	plain, redacted := s.Tool("srvtoolu_advisor_plaintext").Tool, s.Tool("srvtoolu_advisor_redacted").Tool
+	assert.Equal(t, "Partial plaintext advice.", *plain.Result)
+	assert.False(t, plain.Encrypted)
+	assert.Equal(t, ToolDone, redacted.Status)
+	assert.True(t, redacted.Encrypted)
+	assert.Equal(t, EncryptedResult, *redacted.Result)
+	assert.NotContains(t, *redacted.Result, "opaque-encrypted-advice")
+}

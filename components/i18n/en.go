@@ -99,6 +99,7 @@ var en = catalog{
 		"file.image":                   "An image the agent sent",
 		"file.open":                    "A file (%s)",
 		"tool.denied":                  "Not run: you denied it",
+		"tool.encrypted":               "The result is encrypted: only the model can read it.",
 		"form.title":                   "The agent needs a few details",
 		"form.submit":                  "Send",
 		"form.choose":                  "Choose…",

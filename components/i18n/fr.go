@@ -99,6 +99,7 @@ var fr = catalog{
 		"file.image":                   "Une image envoyée par l'agent",
 		"file.open":                    "Un fichier (%s)",
 		"tool.denied":                  "Non exécuté : vous l'avez refusé",
+		"tool.encrypted":               "Le résultat est chiffré : seul le modèle peut le lire.",
 		"form.title":                   "L'agent a besoin de quelques précisions",
 		"form.submit":                  "Envoyer",
 		"form.choose":                  "Choisir…",

@@ -99,6 +99,7 @@ var vi = catalog{
 		"file.image":                   "Hình ảnh do trợ lý gửi",
 		"file.open":                    "Một tệp (%s)",
 		"tool.denied":                  "Không chạy: bạn đã từ chối",
+		"tool.encrypted":               "Kết quả đã được mã hóa: chỉ mô hình đọc được.",
 		"form.title":                   "Trợ lý cần thêm một vài thông tin",
 		"form.submit":                  "Gửi",
 		"form.choose":                  "Chọn…",
