@@ -26,6 +26,11 @@ type uiState struct {
 	// next response continues (after a tool approval), -1 for a new one.
 	msg, continueMsg int
 
+	// finished is the id of the message the last finish ended: the
+	// response's own chunks that come after it (message metadata, data
+	// parts) still belong to it.
+	finished string
+
 	texts     map[string]*uiText // by chunk id
 	reasoning map[string]*uiText
 	partial   map[string]*uiPartial // tool input being streamed, by call id
@@ -64,6 +69,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 	st := &s.dialectState().ui
 	switch c.Type {
 	case "start":
+		st.finished = ""
 		s.beginRun()
 		st.startMessage(s, c.MessageID)
 		st.mergeMetadata(c.MessageMetadata)
@@ -116,8 +122,11 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		s.decideUIApproval(c.ApprovalID, *c.Approved, c.Reason)
 		return true
 	case "message-metadata":
-		st.current(s)
+		if !st.afterFinish(s) {
+			st.current(s)
+		}
 		st.mergeMetadata(c.MessageMetadata)
+		st.msg = st.keepAfterFinish(s)
 		return true
 
 	case "text-start":
@@ -337,6 +346,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 	case "finish":
 		if st.msg >= 0 {
 			st.mergeMetadata(c.MessageMetadata)
+			st.finished = st.conv.Messages[st.msg].ID
 		}
 		st.closeTexts()
 		st.msg = -1
@@ -362,8 +372,11 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 	}
 	if strings.HasPrefix(c.Type, "data-") {
 		if !c.Transient {
-			st.current(s)
+			if !st.afterFinish(s) {
+				st.current(s)
+			}
 			st.addData(c)
+			st.msg = st.keepAfterFinish(s)
 		}
 		return true
 	}
@@ -548,4 +561,31 @@ func setToolPartCommon(p *wire.UIPart, c *wire.UIChunk) {
 	if c.ProviderExecuted != nil {
 		p.ProviderExecuted = c.ProviderExecuted
 	}
+}
+
+// afterFinish points the stream back at the message the response's finish
+// ended, for a chunk that adds nothing to show (message metadata, a data
+// part) arriving after it: the SDK's processUIMessageStream keeps writing
+// that message, and the run stays over. It reports whether it did; the
+// caller then restores st.msg with keepAfterFinish.
+func (st *uiState) afterFinish(s *Store) bool {
+	if st.msg >= 0 || st.finished == "" || s.status == StatusRunning {
+		return false
+	}
+	for i := len(st.conv.Messages) - 1; i >= 0; i-- {
+		if st.conv.Messages[i].ID == st.finished {
+			st.msg = i
+			return true
+		}
+	}
+	return false
+}
+
+// keepAfterFinish is st.msg once a chunk is applied: -1 again when the
+// response had finished (the next chunk of content starts a new message).
+func (st *uiState) keepAfterFinish(s *Store) int {
+	if st.finished != "" && s.status != StatusRunning {
+		return -1
+	}
+	return st.msg
 }

@@ -132,3 +132,33 @@ func TestAdvisorRedactedResultNotShown(t *testing.T) {
 	assert.Equal(t, EncryptedResult, *redacted.Result)
 	assert.NotContains(t, *redacted.Result, "opaque-encrypted-advice")
 }
+
+// AI SDK: message metadata after finish (the SDK's own test stream) merges
+// into the message that finished; the run stays over, with no new message.
+func TestUIChunkAfterFinishBelongsToTheFinishedMessage(t *testing.T) {
+	s := replayUpstream(t, "vercel-ai/ui/process-message-metadata-after-finish.jsonl")
+	assert.Equal(t, StatusIdle, s.Status())
+	conv := s.UIConversation()
+	require.Len(t, conv.Messages, 1)
+	assert.Equal(t, "msg-123", conv.Messages[0].ID)
+	assert.JSONEq(t, `{"key1":"value-1"}`, string(conv.Messages[0].Metadata))
+	require.Len(t, s.Items(), 1)
+	assert.Equal(t, "t1", s.Items()[0].Text)
+
+	// A data part after finish, hand-made (no upstream test sends one).
+	s = New(DefaultOptions())
+	for _, f := range []string{
+		`{"type":"start","messageId":"m1"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"hi"}`,
+		`{"type":"text-end","id":"t"}`, `{"type":"finish"}`, `{"type":"data-weather","data":{"c":21}}`,
+	} {
+		s.ApplyJSON([]byte(f))
+	}
+	assert.Equal(t, StatusIdle, s.Status())
+	conv = s.UIConversation()
+	require.Len(t, conv.Messages, 1)
+	require.Len(t, conv.Messages[0].Parts, 2)
+	assert.Equal(t, "data-weather", conv.Messages[0].Parts[1].Type)
+	// The next response's content starts a new message, as before.
+	s.ApplyJSON([]byte(`{"type":"start","messageId":"m2"}`))
+	assert.Len(t, s.UIConversation().Messages, 2)
+}
