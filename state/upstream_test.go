@@ -162,3 +162,22 @@ func TestUIChunkAfterFinishBelongsToTheFinishedMessage(t *testing.T) {
 	s.ApplyJSON([]byte(`{"type":"start","messageId":"m2"}`))
 	assert.Len(t, s.UIConversation().Messages, 2)
 }
+
+// AI SDK v7 custom chunks are the AI SDK's, not unknown native events: their
+// parts stay in the message sent back to the route (the SDK's own streams).
+func TestUICustomChunksKept(t *testing.T) {
+	for _, rel := range []string{"vercel-ai/ui/process-custom.jsonl", "vercel-ai/ui/to-ui-message-stream-custom.jsonl"} {
+		s := replayUpstream(t, rel)
+		assert.Zero(t, s.SkippedCount(), rel)
+		var kinds []string
+		for _, m := range s.UIConversation().Messages {
+			for _, p := range m.Parts {
+				if p.Type == "custom" {
+					kinds = append(kinds, p.Kind)
+				}
+			}
+		}
+		assert.Len(t, kinds, 1, rel)
+		assert.NotEmpty(t, kinds[0], rel)
+	}
+}

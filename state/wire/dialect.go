@@ -17,7 +17,7 @@ const (
 	// AGUI is an AG-UI agent's: UPPER_CASE types.
 	AGUI
 	// AISDK is an AI SDK UI message stream's: kebab-case types, and the
-	// single words start, finish, abort and file.
+	// single words start, finish, abort, file and custom (v7).
 	AISDK
 )
 
@@ -45,7 +45,7 @@ func DialectOf(eventType string) Dialect {
 		return AGUI
 	}
 	switch eventType {
-	case "start", "finish", "abort", "file":
+	case "start", "finish", "abort", "file", "custom":
 		return AISDK
 	}
 	return Native

@@ -43,7 +43,7 @@ func TestSSEParser(t *testing.T) {
 func TestDialectOf(t *testing.T) {
 	for typ, want := range map[string]Dialect{
 		"RUN_STARTED": AGUI, "TEXT_MESSAGE_CHUNK": AGUI, "A2": AGUI,
-		"text-delta": AISDK, "data-weather": AISDK, "start": AISDK, "finish": AISDK, "abort": AISDK, "file": AISDK,
+		"text-delta": AISDK, "data-weather": AISDK, "start": AISDK, "finish": AISDK, "abort": AISDK, "file": AISDK, "custom": AISDK,
 		"message_start": Native, "error": Native, "ping": Native, "activity": Native, "": Native, "_": Native, "Run_Started": Native,
 	} {
 		assert.Equal(t, want, DialectOf(typ), typ)
