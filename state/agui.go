@@ -22,7 +22,11 @@ type aguiState struct {
 
 	texts     map[string]*streamText // text items being streamed, by message id
 	reasoning map[string]*streamText
-	thinking  *streamText // the deprecated THINKING_TEXT_MESSAGE_*
+	// reasoningEnded are this run's reasoning items whose message ended: a
+	// message that starts again (the reference client appends to it)
+	// continues its item while that is still in the open group.
+	reasoningEnded map[string]*streamText
+	thinking       *streamText // the deprecated THINKING_TEXT_MESSAGE_*
 
 	// The *_CHUNK shorthands continue the message or call they last named
 	// until another event type arrives.
@@ -38,6 +42,7 @@ func (st *aguiState) init() {
 	st.args = map[string]*[]byte{}
 	st.texts = map[string]*streamText{}
 	st.reasoning = map[string]*streamText{}
+	st.reasoningEnded = map[string]*streamText{}
 }
 
 // applyAGUI applies one AG-UI event frame; false when it is not valid.
@@ -56,11 +61,23 @@ func deltaText(raw json.RawMessage) (string, bool) {
 
 func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 	st := &s.dialectState().agui
-	if ev.Type != "TEXT_MESSAGE_CHUNK" {
-		st.chunkText = ""
-	}
-	if ev.Type != "REASONING_MESSAGE_CHUNK" {
-		st.chunkReasoning = ""
+	// A message streamed as chunks ends where the reference client's
+	// transformChunks closes it: at the next event of another kind (RAW,
+	// activities and encrypted values pass it by).
+	switch ev.Type {
+	case "RAW", "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA", "REASONING_ENCRYPTED_VALUE":
+	default:
+		if ev.Type != "TEXT_MESSAGE_CHUNK" && st.chunkText != "" {
+			delete(st.texts, st.chunkText)
+			st.chunkText = ""
+		}
+		if ev.Type != "REASONING_MESSAGE_CHUNK" && st.chunkReasoning != "" {
+			if t := st.reasoning[st.chunkReasoning]; t != nil {
+				st.reasoningEnded[st.chunkReasoning] = t
+				delete(st.reasoning, st.chunkReasoning)
+			}
+			st.chunkReasoning = ""
+		}
 	}
 	if ev.Type != "TOOL_CALL_CHUNK" {
 		if st.chunkTool != "" {
@@ -144,6 +161,9 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 			return false
 		}
 		if id != st.chunkText {
+			if st.chunkText != "" {
+				delete(st.texts, st.chunkText) // another message's chunk ends it
+			}
 			s.aguiTextStart(st, id, ev.Role)
 			st.chunkText = id
 		}
@@ -168,10 +188,12 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		s.aguiReasoningAppend(st, ev.MessageID, delta)
 		return true
 	case "REASONING_MESSAGE_END":
-		if st.reasoning[ev.MessageID] == nil {
-			return false
+		t := st.reasoning[ev.MessageID]
+		if t == nil {
+			return st.reasoningEnded[ev.MessageID] != nil // already closed by its chunks
 		}
 		delete(st.reasoning, ev.MessageID)
+		st.reasoningEnded[ev.MessageID] = t
 		return true
 	case "REASONING_MESSAGE_CHUNK":
 		id := ev.MessageID
@@ -182,6 +204,10 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 			return false
 		}
 		if id != st.chunkReasoning {
+			if t := st.reasoning[st.chunkReasoning]; t != nil {
+				st.reasoningEnded[st.chunkReasoning] = t // another message's chunk ends it
+				delete(st.reasoning, st.chunkReasoning)
+			}
 			s.aguiReasoningStart(st, id)
 			st.chunkReasoning = id
 		}
@@ -330,7 +356,10 @@ func (s *Store) aguiTextStart(st *aguiState, id, role string) {
 	if s.status != StatusRunning {
 		s.beginRun()
 	}
-	if t := st.texts[id]; t == nil || !s.isLastTop(t.item) {
+	if st.texts[id] == nil {
+		// A message that starts (again) after its end starts a new item
+		// where it is now: an answer that comes back after tool calls
+		// reads below them. One still open continues its own item.
 		st.texts[id] = s.newStreamText()
 	}
 	if st.conv.find(id) == nil {
@@ -347,16 +376,22 @@ func (s *Store) aguiTextAppend(st *aguiState, id, delta string) {
 	if t == nil {
 		return // a non-assistant role
 	}
-	if !s.isLastTop(t.item) {
-		t = s.newStreamText()
-		st.texts[id] = t
-	}
+	// Content belongs to its message, wherever its item is (messages
+	// stream side by side), as the reference client applies it.
 	t.append(s, delta)
 }
 
 func (s *Store) aguiReasoningStart(st *aguiState, id string) {
 	if s.status != StatusRunning {
 		s.beginRun()
+	}
+	if st.reasoning[id] != nil {
+		return // still open: a chunk or a second start continues it
+	}
+	if t := st.reasoningEnded[id]; t != nil && s.group != nil && t.item.parent == s.group {
+		delete(st.reasoningEnded, id)
+		st.reasoning[id] = t
+		return
 	}
 	st.reasoning[id] = s.newStreamThinking()
 	if st.conv.find(id) == nil {
@@ -517,6 +552,7 @@ func (s *Store) aguiCloseStreams(st *aguiState) {
 	st.flush()
 	clear(st.texts)
 	clear(st.reasoning)
+	clear(st.reasoningEnded)
 	st.thinking = nil
 }
 

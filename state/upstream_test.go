@@ -181,3 +181,34 @@ func TestUICustomChunksKept(t *testing.T) {
 		assert.NotEmpty(t, kinds[0], rel)
 	}
 }
+
+// AG-UI: a REASONING_MESSAGE_CHUNK after REASONING_MESSAGE_CONTENT of the
+// same message continues it (the Dart SDK's fixture), as does a second
+// REASONING_MESSAGE_START with its id (the TypeScript client's test): the
+// reference client keeps one reasoning message.
+func TestAGUIReasoningContinuesItsMessage(t *testing.T) {
+	s := replayUpstream(t, "ag-ui/dart-reasoning-events.jsonl")
+	require.Len(t, s.Items(), 1)
+	g := s.Items()[0].Group
+	require.Len(t, g.Steps, 1)
+	assert.Equal(t, "Analyzing the request... considering options.", g.Steps[0].Text)
+	assert.Zero(t, s.SkippedCount())
+
+	s = replayUpstream(t, "ag-ui/ts-client-reasoning-start-reuses-id.jsonl")
+	require.Len(t, s.Items(), 1)
+	require.Len(t, s.Items()[0].Group.Steps, 1)
+}
+
+// AG-UI: text content belongs to its messageId, also when another
+// message started after it (the TypeScript client's concurrency tests).
+func TestAGUITextContentBelongsToItsMessage(t *testing.T) {
+	s := replayUpstream(t, "ag-ui/ts-client-concurrent-text.jsonl")
+	require.Equal(t, []Kind{KindText, KindText}, kindsOf(s.Items()))
+	assert.Equal(t, "First message content", s.Items()[0].Text)
+	assert.Equal(t, "Second message content", s.Items()[1].Text)
+
+	s = replayUpstream(t, "ag-ui/ts-client-concurrent-text-and-tools.jsonl")
+	require.Equal(t, []Kind{KindText, KindGroup, KindText}, kindsOf(s.Items()))
+	assert.Equal(t, "Let me search for that information...", s.Items()[0].Text)
+	assert.Equal(t, "Processing your request...", s.Items()[2].Text)
+}
