@@ -174,8 +174,14 @@ func usageLine(u *state.Usage, l i18n.Locale) app.UI {
 		parts = append(parts, l.T("usage.cached", l.Int(u.CacheReadInputTokens)))
 	}
 	parts = append(parts, l.T("usage.out", l.Int(u.OutputTokens)))
+	if u.ReasoningTokens > 0 { // among the output: AG-UI runs report it
+		parts = append(parts, l.T("usage.reasoning", l.Int(u.ReasoningTokens)))
+	}
 	if u.WebSearchRequests > 0 {
 		parts = append(parts, l.N("usage.web_searches", int(u.WebSearchRequests)))
+	}
+	if len(u.Models) > 0 { // as the backend names them
+		parts = append(parts, strings.Join(u.Models, ", "))
 	}
 	body := []app.UI{app.Span().Class("sr-only").Text(l.T("usage.label") + " ")}
 	for i, p := range parts {

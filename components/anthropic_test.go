@@ -265,3 +265,17 @@ func TestEncryptedResultNotShown(t *testing.T) {
 	assert.Contains(t, html, "Kết quả đã được mã hóa: chỉ mô hình đọc được.")
 	assert.NotContains(t, html, "opaque-encrypted-advice")
 }
+
+// AG-UI runs report their usage on RUN_FINISHED: the same quiet line, with
+// the reasoning tokens and the model (a recorded .NET run).
+func TestAGUIRunUsageLine(t *testing.T) {
+	s := storeFromFile(t, "../state/testdata/upstream/ag-ui/dotnet-thinking-turn1.jsonl")
+	items := s.Items()
+	last := items[len(items)-1]
+	require.NotNil(t, last.Usage)
+	assert.Contains(t, usageText(itemHTML(t, in("en"), last)), "39 in · 345 out · 128 reasoning · gpt-5-mini")
+	assert.Contains(t, usageText(itemHTML(t, in("vi"), last)), "39 token vào · 345 token ra · 128 token suy luận · gpt-5-mini")
+	for _, it := range items[:len(items)-1] {
+		assert.Nil(t, it.Usage, "only the turn's last item")
+	}
+}

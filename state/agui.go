@@ -88,6 +88,9 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 	switch ev.Type {
 	case "RUN_STARTED":
 		s.beginRun()
+		if s.turn == nil {
+			s.startTurn() // its usage shows at its end
+		}
 		if ev.RunID != "" {
 			st.runID = ev.RunID
 		}
@@ -104,6 +107,7 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 			return true
 		}
 		s.aguiCloseStreams(st)
+		s.runUsage(wire.AGUIUsageOf(ev.Usage))
 		if ev.Outcome != nil {
 			switch ev.Outcome.Type {
 			case "interrupt":
@@ -122,10 +126,14 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 			}
 		}
 		s.endDialectRun(StatusIdle)
+		if len(s.pending) == 0 {
+			s.endTurn() // else the turn goes on when the cards are answered
+		}
 		return true
 	case "RUN_ERROR":
 		st.runFailed = true
 		s.aguiCloseStreams(st)
+		s.runUsage(wire.AGUIUsageOf(ev.Usage))
 		text, _ := wire.StringValue(ev.Message)
 		if text == "" {
 			text, _ = wire.StringValue(ev.Code)

@@ -212,3 +212,31 @@ func TestAGUITextContentBelongsToItsMessage(t *testing.T) {
 	assert.Equal(t, "Let me search for that information...", s.Items()[0].Text)
 	assert.Equal(t, "Processing your request...", s.Items()[2].Text)
 }
+
+// AG-UI RUN_FINISHED.usage and RUN_ERROR.usage (recorded .NET runs, a
+// hand-made error): the conversation's usage and the line at the turn's end.
+func TestAGUIRunUsage(t *testing.T) {
+	s := replayUpstream(t, "ag-ui/dotnet-thinking-turn1.jsonl")
+	u, ok := s.Usage()
+	require.True(t, ok)
+	want := Usage{InputTokens: 39, OutputTokens: 345, ReasoningTokens: 128, TotalTokens: 384, Models: []string{"gpt-5-mini"}}
+	assert.Equal(t, want, u)
+	last := s.Items()[len(s.Items())-1]
+	require.NotNil(t, last.Usage)
+	assert.Equal(t, want, *last.Usage)
+
+	s = New(DefaultOptions())
+	for _, f := range []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"Half"}`,
+		`{"type":"RUN_ERROR","message":"quota","usage":[{"provider":"openai","model":"gpt-5","inputTokens":10,"outputTokens":2},{"provider":"anthropic","model":"claude","inputTokens":5,"outputTokens":1,"cachedInputTokens":4}]}`,
+	} {
+		s.ApplyJSON([]byte(f))
+	}
+	u, ok = s.Usage()
+	require.True(t, ok)
+	assert.Equal(t, Usage{InputTokens: 15, OutputTokens: 3, CacheReadInputTokens: 4, Models: []string{"openai/gpt-5", "anthropic/claude"}}, u)
+	last = s.Items()[len(s.Items())-1]
+	assert.Equal(t, KindError, last.Kind)
+	require.NotNil(t, last.Usage, "a failed run shows what it used too")
+}

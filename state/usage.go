@@ -1,6 +1,10 @@
 package state
 
-import "stepwise/state/wire"
+import (
+	"slices"
+
+	"stepwise/state/wire"
+)
 
 // Usage is token counts (BACKENDS.md section 1): of a message, of a turn,
 // or summed over the conversation.
@@ -9,6 +13,12 @@ type Usage struct {
 	OutputTokens         int64 `json:"output_tokens"`
 	CacheReadInputTokens int64 `json:"cache_read_input_tokens"`
 	WebSearchRequests    int64 `json:"web_search_requests"`
+	// What AG-UI runs report besides (RUN_FINISHED.usage, RUN_ERROR.usage):
+	// the reasoning tokens among the output, the total the backend gave, and
+	// the models that ran ("provider/model", or either alone), in order.
+	ReasoningTokens int64    `json:"reasoning_tokens,omitempty"`
+	TotalTokens     int64    `json:"total_tokens,omitempty"`
+	Models          []string `json:"models,omitempty"`
 }
 
 func (u *Usage) add(o Usage) {
@@ -16,6 +26,46 @@ func (u *Usage) add(o Usage) {
 	u.OutputTokens += o.OutputTokens
 	u.CacheReadInputTokens += o.CacheReadInputTokens
 	u.WebSearchRequests += o.WebSearchRequests
+	u.ReasoningTokens += o.ReasoningTokens
+	u.TotalTokens += o.TotalTokens
+	for _, m := range o.Models {
+		if !slices.Contains(u.Models, m) {
+			u.Models = append(u.Models, m)
+		}
+	}
+}
+
+// runUsage adds the usage a whole run reported (an AG-UI RUN_FINISHED or
+// RUN_ERROR) to the conversation and the turn in progress.
+func (s *Store) runUsage(entries []wire.AGUITokenUsage) {
+	if len(entries) == 0 {
+		return
+	}
+	var u Usage
+	for _, e := range entries {
+		u.add(Usage{
+			InputTokens:          e.InputTokens,
+			OutputTokens:         e.OutputTokens,
+			CacheReadInputTokens: e.CachedInputTokens,
+			ReasoningTokens:      e.ReasoningTokens,
+			TotalTokens:          e.TotalTokens,
+		})
+		label := e.Model
+		if e.Provider != "" && e.Model != "" {
+			label = e.Provider + "/" + e.Model
+		} else if label == "" {
+			label = e.Provider
+		}
+		if label != "" && !slices.Contains(u.Models, label) {
+			u.Models = append(u.Models, label)
+		}
+	}
+	s.usage.add(u)
+	s.hasUsage = true
+	if s.turn != nil {
+		s.turn.usage.add(u)
+		s.turn.hasUsage = true
+	}
 }
 
 // merge replaces each field w carries: within one message, usage is
@@ -46,6 +96,7 @@ type turn struct {
 // ok is false when no message reported any.
 func (s *Store) Usage() (u Usage, ok bool) {
 	u = s.usage
+	u.Models = slices.Clone(u.Models) // the caller's to keep
 	u.add(s.msgUsage)
 	return u, s.hasUsage
 }

@@ -165,6 +165,7 @@ var en = catalog{
 		"usage.label":                          "Tokens used in this turn:",
 		"usage.in":                             "%s in",
 		"usage.out":                            "%s out",
+		"usage.reasoning":                      "%s reasoning",
 		"usage.cached":                         "%s cached",
 		"plan.title":                           "Plan",
 		"plan.status.pending":                  "To do",

@@ -165,6 +165,7 @@ var fr = catalog{
 		"usage.label":                          "Jetons utilisés pendant ce tour :",
 		"usage.in":                             "%s en entrée",
 		"usage.out":                            "%s en sortie",
+		"usage.reasoning":                      "%s de raisonnement",
 		"usage.cached":                         "%s en cache",
 		"plan.title":                           "Plan",
 		"plan.status.pending":                  "À faire",

@@ -165,6 +165,7 @@ var vi = catalog{
 		"usage.label":                          "Token đã dùng trong lượt này:",
 		"usage.in":                             "%s token vào",
 		"usage.out":                            "%s token ra",
+		"usage.reasoning":                      "%s token suy luận",
 		"usage.cached":                         "%s token từ bộ nhớ đệm",
 		"plan.title":                           "Kế hoạch",
 		"plan.status.pending":                  "Chưa làm",

@@ -1,6 +1,9 @@
 package wire
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // AG-UI (BACKENDS.md section 2): the events an AG-UI agent streams, the
 // messages of its conversation and the RunAgentInput a client POSTs. Field
@@ -36,6 +39,9 @@ type AGUIEvent struct {
 	Message json.RawMessage `json:"message"`
 	Code    json.RawMessage `json:"code"`
 	Outcome *AGUIOutcome    `json:"outcome"`
+	// Usage is RUN_FINISHED's and RUN_ERROR's token usage, one entry per
+	// (provider, model): read with AGUIUsageOf, which never fails.
+	Usage json.RawMessage `json:"usage"`
 
 	ActivityType string          `json:"activityType"`
 	Replace      *bool           `json:"replace"`
@@ -137,4 +143,37 @@ func DecodeAGUIEvent(data []byte) (AGUIEvent, error) {
 		return AGUIEvent{}, err
 	}
 	return ev, nil
+}
+
+// AGUITokenUsage is one (provider, model)'s token counts of a run.
+type AGUITokenUsage struct {
+	Provider          string `json:"provider"`
+	Model             string `json:"model"`
+	InputTokens       int64  `json:"inputTokens"`
+	OutputTokens      int64  `json:"outputTokens"`
+	TotalTokens       int64  `json:"totalTokens"`
+	ReasoningTokens   int64  `json:"reasoningTokens"`
+	CachedInputTokens int64  `json:"cachedInputTokens"`
+}
+
+// AGUIUsageOf reads a run's usage: a list of entries (a single object is
+// read as a list of one); entries that cannot be read are left out.
+func AGUIUsageOf(raw json.RawMessage) []AGUITokenUsage {
+	if IsNull(raw) {
+		return nil
+	}
+	var list []json.RawMessage
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+		list = []json.RawMessage{t}
+	} else if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var out []AGUITokenUsage
+	for _, e := range list {
+		var u AGUITokenUsage
+		if json.Unmarshal(e, &u) == nil {
+			out = append(out, u)
+		}
+	}
+	return out
 }
