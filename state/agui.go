@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -33,8 +34,9 @@ type aguiState struct {
 	chunkText, chunkReasoning, chunkTool string
 
 	runID         string
-	runInterrupts int  // on_interrupt events of this run
-	runFailed     bool // RUN_ERROR ended this run: nothing after it changes how
+	runInterrupts int      // on_interrupt events of this run
+	runLegacy     []string // the keys of this run's on_interrupt cards
+	runFailed     bool     // RUN_ERROR ended this run: nothing after it changes how
 }
 
 func (st *aguiState) init() {
@@ -95,6 +97,7 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 			st.runID = ev.RunID
 		}
 		st.runInterrupts = 0
+		st.runLegacy = st.runLegacy[:0]
 		st.runFailed = false
 		if st.conv.ThreadID == "" {
 			st.conv.ThreadID = ev.ThreadID
@@ -111,11 +114,15 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		if ev.Outcome != nil {
 			switch ev.Outcome.Type {
 			case "interrupt":
+				shown := make([]bool, len(ev.Outcome.Interrupts))
+				for i, in := range ev.Outcome.Interrupts {
+					shown[i] = s.aguiSameAsLegacy(st, in) // already shown from on_interrupt
+				}
 				// Tool approvals first: their group stays open for them, and
 				// the forms that stand alone then follow it.
 				for _, toolFirst := range []bool{true, false} {
-					for _, in := range ev.Outcome.Interrupts {
-						if (in.Reason == "tool_call" && in.ToolCallID != "") == toolFirst {
+					for i, in := range ev.Outcome.Interrupts {
+						if !shown[i] && (in.Reason == "tool_call" && in.ToolCallID != "") == toolFirst {
 							s.aguiOpenInterrupt(st, OpenInterrupt{AGUIInterrupt: in})
 						}
 					}
@@ -719,6 +726,57 @@ func (s *Store) aguiLegacyInterrupt(st *aguiState, value json.RawMessage) {
 		key += "-" + strconv.Itoa(st.runInterrupts)
 	}
 	s.aguiOpenInterrupt(st, OpenInterrupt{AGUIInterrupt: wire.AGUIInterrupt{ID: key, Reason: "on_interrupt"}, Legacy: append(json.RawMessage(nil), value...)})
+	st.runLegacy = append(st.runLegacy, key)
+}
+
+// aguiSameAsLegacy reports whether an interrupt of RUN_FINISHED's outcome
+// is one this run already showed from LangGraph's on_interrupt event (the
+// integration sends both when its emitInterruptOutcome option is on): its
+// metadata.langgraph.raw is the on_interrupt value. That card stays the
+// only one; the outcome's id is kept on it, so the answer goes out under
+// both (AGUIRunInput), and the outcome entry is marked as seen, so each
+// legacy card matches one interrupt only.
+func (s *Store) aguiSameAsLegacy(st *aguiState, in wire.AGUIInterrupt) bool {
+	var meta struct {
+		LangGraph *struct {
+			Raw json.RawMessage `json:"raw"`
+		} `json:"langgraph"`
+	}
+	if wire.IsNull(in.Metadata) || json.Unmarshal(in.Metadata, &meta) != nil || meta.LangGraph == nil {
+		return false
+	}
+	raw, err := decodeJSON(meta.LangGraph.Raw)
+	if err != nil {
+		return false
+	}
+	for _, key := range st.runLegacy {
+		for i := range st.conv.Interrupts {
+			oi := &st.conv.Interrupts[i]
+			if oi.ID != key || oi.ResumeID != "" || oi.Status != "" {
+				continue
+			}
+			if v, err := decodeJSON(legacyInner(oi.Legacy)); err == nil && reflect.DeepEqual(v, raw) {
+				oi.ResumeID = in.ID
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// legacyInner is an on_interrupt value as LangGraph's interrupt() got it:
+// the integrations send an object JSON-encoded in a string, and a string
+// as is.
+func legacyInner(raw json.RawMessage) json.RawMessage {
+	if str, ok := wire.StringValue(raw); ok {
+		t := strings.TrimSpace(str)
+		if len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+		b, _ := json.Marshal(str)
+		return b
+	}
+	return raw
 }
 
 func (s *Store) showLegacyInterrupt(in *OpenInterrupt) {
@@ -742,7 +800,8 @@ func (s *Store) showLegacyInterrupt(in *OpenInterrupt) {
 	if isObject {
 		text = firstNonEmptyString(v.Message, v.Question, v.Prompt)
 		if text == "" {
-			text = IndentJSON(in.Legacy)
+			// The object itself, not the string it came in (JSON twice).
+			text = IndentJSON(legacyInner(in.Legacy))
 		}
 	}
 	in.Message = text

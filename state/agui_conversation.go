@@ -35,6 +35,9 @@ type OpenInterrupt struct {
 	// Legacy is the value of a LangGraph CUSTOM on_interrupt event; its ID
 	// is the run's id. It is answered through forwardedProps.command.resume.
 	Legacy json.RawMessage `json:"legacy,omitempty"`
+	// ResumeID is the id the same interrupt had in RUN_FINISHED's outcome
+	// (a LangGraph agent sending both): answered in resume under it too.
+	ResumeID string `json:"resumeId,omitempty"`
 	// Status is "resolved" once answered (Payload is the answer), "" while
 	// the agent waits.
 	Status  string          `json:"status,omitempty"`
@@ -276,6 +279,13 @@ func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
 			}
 			if legacy == nil && payload != nil {
 				legacy = payload
+			}
+			if oi.ResumeID != "" {
+				e := wire.AGUIResumeEntry{InterruptID: oi.ResumeID, Status: "cancelled"}
+				if payload != nil {
+					e.Status, e.Payload = "resolved", payload
+				}
+				in.Resume = append(in.Resume, e)
 			}
 		} else {
 			e := wire.AGUIResumeEntry{InterruptID: oi.ID, Status: "cancelled"}

@@ -240,3 +240,48 @@ func TestAGUIRunUsage(t *testing.T) {
 	assert.Equal(t, KindError, last.Kind)
 	require.NotNil(t, last.Usage, "a failed run shows what it used too")
 }
+
+// replayHandmade applies a fixture of testdata/handmade.
+func replayHandmade(t *testing.T, name string) *Store {
+	t.Helper()
+	return replayUpstream(t, "../handmade/"+name)
+}
+
+// LangGraph with emitInterruptOutcome on and the legacy on_interrupt event
+// left on sends each interrupt twice: one card, answered under both ids
+// (hand-made streams, shaped as the integration emits them).
+func TestLangGraphInterruptOnBothChannelsIsOneCard(t *testing.T) {
+	s := replayHandmade(t, "langgraph-interrupt-both-channels.jsonl")
+	var cards []*Item
+	for _, it := range s.Items() {
+		for _, x := range append([]*Item{it}, stepsOf(it)...) {
+			if x.Approval != nil || x.Form != nil || x.Question != nil || x.Kind == KindNotice {
+				cards = append(cards, x)
+			}
+		}
+	}
+	require.Len(t, cards, 1)
+	require.NotNil(t, cards[0].Approval)
+	assert.Equal(t, "run-1", cards[0].Approval.ApprovalKey)
+	ready, err := s.AnswerCard("run-1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	require.NoError(t, err)
+	assert.True(t, ready)
+	in := s.AGUIRunInput("")
+	require.Len(t, in.Resume, 1)
+	assert.Equal(t, "4f1c2a9e-int-1", in.Resume[0].InterruptID)
+	assert.Equal(t, "resolved", in.Resume[0].Status)
+	assert.JSONEq(t, `{"decisions":[{"type":"approve"}]}`, string(in.Resume[0].Payload))
+	assert.JSONEq(t, `{"command":{"resume":{"decisions":[{"type":"approve"}]}}}`, string(in.ForwardedProps))
+
+	s = replayHandmade(t, "langgraph-interrupt-both-channels-question.jsonl")
+	require.Equal(t, []Kind{KindForm, KindForm}, kindsOf(s.Items()))
+	assert.Equal(t, "Which city should I book?", s.Items()[0].Form.Text)
+	assert.JSONEq(t, `{"kind":"pick_date","options":["Mon","Tue"]}`, s.Items()[1].Form.Text, "the object, not its JSON-encoded string")
+}
+
+func stepsOf(it *Item) []*Item {
+	if it.Group == nil {
+		return nil
+	}
+	return it.Group.Steps
+}

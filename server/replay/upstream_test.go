@@ -16,8 +16,12 @@ import (
 var update = flag.Bool("update", false, "rewrite the goldens of state/testdata/upstream from replay's output (read the diff before committing it)")
 
 // upstreamDir holds the streams recorded in the upstream projects' own test
-// suites (its README.md files name each source), one folder per project.
-const upstreamDir = "../../state/testdata/upstream"
+// suites (its README.md files name each source), one folder per project;
+// handmadeDir the few written by hand where none records a case.
+const (
+	upstreamDir = "../../state/testdata/upstream"
+	handmadeDir = "../../state/testdata/handmade"
+)
 
 // upstreamGolden is the golden view model of a fixture: its name without
 // the capture's extension, plus .view.json.
@@ -34,7 +38,15 @@ func upstreamGolden(fixture string) string {
 
 func upstreamFixtures(t *testing.T) []string {
 	var fixtures []string
-	err := filepath.WalkDir(upstreamDir, func(path string, d fs.DirEntry, err error) error {
+	for _, root := range []string{upstreamDir, handmadeDir} {
+		fixtures = append(fixtures, fixturesIn(t, root)...)
+	}
+	return fixtures
+}
+
+func fixturesIn(t *testing.T, root string) []string {
+	var fixtures []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -57,7 +69,7 @@ func TestUpstreamStreams(t *testing.T) {
 	fixtures := upstreamFixtures(t)
 	require.GreaterOrEqual(t, len(fixtures), 150)
 	for _, f := range fixtures {
-		rel, _ := filepath.Rel(upstreamDir, f)
+		rel, _ := filepath.Rel(filepath.Dir(upstreamDir), f)
 		t.Run(rel, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			require.Equal(t, 0, Run([]string{"--events", f}, nil, &stdout, &stderr), stderr.String())
@@ -79,7 +91,13 @@ func TestUpstreamGoldensHaveFixtures(t *testing.T) {
 	for _, f := range upstreamFixtures(t) {
 		have[upstreamGolden(f)] = true
 	}
-	err := filepath.WalkDir(upstreamDir, func(path string, d fs.DirEntry, err error) error {
+	for _, root := range []string{upstreamDir, handmadeDir} {
+		checkFolder(t, root, have)
+	}
+}
+
+func checkFolder(t *testing.T, root string, have map[string]bool) {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
