@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"sort"
+
+	"stepwise/state/wire"
 )
 
 // ReplayResult is window.__result of the replay page mode
@@ -18,14 +20,13 @@ type ReplayResult struct {
 	Skipped   int      `json:"skipped"`
 }
 
-// SplitLines splits a JSONL body into its non-blank lines.
+// SplitLines splits a replayed body into its frames exactly as the
+// `stepwise replay` command reads a file (wire.ReadCapture): JSONL lines,
+// or Server-Sent Events as captured off the wire, with the browser's own
+// SSE parser.
 func SplitLines(body []byte) [][]byte {
 	var out [][]byte
-	for _, l := range bytes.Split(body, []byte("\n")) {
-		if l = bytes.TrimSpace(l); len(l) > 0 {
-			out = append(out, l)
-		}
-	}
+	_ = wire.ReadCapture(bytes.NewReader(body), func(frame []byte) { out = append(out, frame) })
 	return out
 }
 
