@@ -15,12 +15,14 @@ import (
 
 // noticeKeys say each notice reason in the UI's language.
 var noticeKeys = map[string]string{
-	state.NoticeReset:         "notice.reset",
-	state.NoticeRefusal:       "notice.refusal",
-	state.NoticeMaxTokens:     "notice.max_tokens",
-	state.NoticeContextWindow: "notice.context_window",
-	state.NoticeCompaction:    "notice.compaction",
-	state.NoticeFallback:      "notice.fallback",
+	state.NoticeReset:           "notice.reset",
+	state.NoticeRefusal:         "notice.refusal",
+	state.NoticeMaxTokens:       "notice.max_tokens",
+	state.NoticeContextWindow:   "notice.context_window",
+	state.NoticeCompaction:      "notice.compaction",
+	state.NoticeFallback:        "notice.fallback",
+	state.NoticeContextCleared:  "notice.context_cleared",
+	state.NoticeContainerUpload: "notice.container_upload",
 	// The AG-UI and AI SDK modes (BACKENDS.md sections 2 and 3).
 	state.NoticeUnsupportedInterrupt: "notice.unsupported_interrupt",
 	state.NoticeStreamEnded:          "notice.stream_ended",
@@ -33,9 +35,20 @@ var noticeKeys = map[string]string{
 func noticeView(it *state.Item, tr translator) app.UI {
 	n := it.Notice
 	text := n.Detail
-	detail := ""
+	var details []string
 	if key, ok := noticeKeys[n.Reason]; ok {
-		text, detail = tr.T(key), n.Detail
+		text = tr.T(key)
+		switch {
+		case n.Reason == state.NoticeContextCleared:
+			// The detail names the edits (clear_tool_uses_…): said in words.
+			text = tr.T(contextClearedKey(n.Detail))
+		case n.Detail != "":
+			details = append(details, n.Detail)
+		}
+	}
+	if key, ok := refusalCategoryKeys[n.Category]; ok && n.Reason == state.NoticeRefusal {
+		// In the reader's language, before the provider's explanation.
+		details = append([]string{tr.T(key)}, details...)
 	}
 	// The icon is a letter in a circle drawn by CSS: symbol glyphs are
 	// missing from many fonts.
@@ -48,9 +61,31 @@ func noticeView(it *state.Item, tr translator) app.UI {
 		app.Span().Class("notice-icon").Aria("hidden", true).Text(icon),
 		app.Div().Class("notice-text").Body(
 			app.Span().Text(text),
-			app.If(detail != "", func() app.UI { return app.Span().Class("notice-detail").Text(detail) }),
+			app.Range(details).Slice(func(i int) app.UI { return app.Span().Class("notice-detail").Text(details[i]) }),
 		),
 	)
+}
+
+// refusalCategoryKeys word a refusal's policy category for the reader.
+var refusalCategoryKeys = map[string]string{
+	"cyber":                "notice.refusal.cyber",
+	"bio":                  "notice.refusal.bio",
+	"frontier_llm":         "notice.refusal.frontier_llm",
+	"reasoning_extraction": "notice.refusal.reasoning_extraction",
+	"general_harms":        "notice.refusal.general_harms",
+}
+
+// contextClearedKey says what context management cleared: tool results,
+// reasoning, or earlier context in general.
+func contextClearedKey(edits string) string {
+	tools, thinking := strings.Contains(edits, "clear_tool_uses"), strings.Contains(edits, "clear_thinking")
+	switch {
+	case tools && !thinking:
+		return "notice.context_cleared.tools"
+	case thinking && !tools:
+		return "notice.context_cleared.thinking"
+	}
+	return "notice.context_cleared"
 }
 
 // redactedThinkingView is reasoning the provider encrypted: it says so and

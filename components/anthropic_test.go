@@ -279,3 +279,22 @@ func TestAGUIRunUsageLine(t *testing.T) {
 		assert.Nil(t, it.Usage, "only the turn's last item")
 	}
 }
+
+// A refusal's category in the reader's words, before the provider's own
+// explanation; context management edits and a container upload said in
+// words, never as the edit's technical type.
+func TestRefusalCategoryAndContextNotices(t *testing.T) {
+	s := storeFromFile(t, "../state/testdata/upstream/vercel-ai/anthropic/anthropic-refusal.chunks.txt")
+	html := itemHTML(t, in("vi"), itemOf(t, s, state.KindNotice))
+	assert.Contains(t, html, "Yêu cầu có thể tiếp tay cho tấn công mạng")
+	assert.Contains(t, html, "violative cyber content", "the provider's explanation stays")
+	assert.Less(t, strings.Index(html, "tấn công mạng"), strings.Index(html, "violative"))
+
+	s = storeFromFile(t, "../state/testdata/handmade/anthropic-context-cleared-and-upload.jsonl")
+	html = itemHTML(t, in("fr"), s.Items()[0])
+	assert.Contains(t, html, "Des résultats d&#39;outils précédents ont été effacés ici")
+	assert.NotContains(t, html, "clear_tool_uses")
+	html = itemHTML(t, in("en"), s.Items()[1])
+	assert.Contains(t, html, "A file was uploaded to the code container")
+	assert.Contains(t, html, "file_011CNha8iCJcU1wXNR6q4V8w")
+}

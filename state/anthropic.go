@@ -24,6 +24,13 @@ const (
 	// NoticeFallback: the model handed over to another, which answers from
 	// there on; Detail is that model's name.
 	NoticeFallback = "fallback"
+	// NoticeContextCleared: context management cleared earlier tool
+	// results or reasoning before this message (message_delta's
+	// context_management.applied_edits); Detail is the edit's type.
+	NoticeContextCleared = "context_cleared"
+	// NoticeContainerUpload: a file the model works on was uploaded to its
+	// code execution container; Detail is the file's id.
+	NoticeContainerUpload = "container_upload"
 )
 
 // isServerToolResult reports whether a block type is a server tool's result
@@ -301,11 +308,19 @@ func (s *Store) stopNotice(reason string, details *wire.StopDetails) {
 	}
 	s.noticed = true
 	s.dropEmptyText()
-	detail := ""
-	if r == NoticeRefusal && details != nil && details.Explanation != nil {
-		detail = *details.Explanation
+	detail, category := "", ""
+	if r == NoticeRefusal && details != nil {
+		if details.Explanation != nil {
+			detail = *details.Explanation
+		}
+		if details.Category != nil {
+			category = *details.Category
+		}
 	}
 	s.addNotice(r, detail)
+	if category != "" {
+		s.items[len(s.items)-1].Notice.Category = category
+	}
 }
 
 // addNotice adds a notice: like an error, it closes the open group and
@@ -397,4 +412,40 @@ func (s *Store) dropEmptyText() {
 	if s.lastText == it {
 		s.lastText = nil
 	}
+}
+
+// contextEdits shows the context management edits a message_delta reports
+// (clearing earlier tool results or reasoning to make room): one quiet
+// notice, placed before the message they made room for.
+func (s *Store) contextEdits(raw json.RawMessage) {
+	if wire.IsNull(raw) {
+		return
+	}
+	var cm struct {
+		AppliedEdits []struct {
+			Type string `json:"type"`
+		} `json:"applied_edits"`
+	}
+	if json.Unmarshal(raw, &cm) != nil || len(cm.AppliedEdits) == 0 {
+		return
+	}
+	types := make([]string, 0, len(cm.AppliedEdits))
+	for _, e := range cm.AppliedEdits {
+		types = append(types, e.Type)
+	}
+	it := s.newItem(KindNotice)
+	it.Notice = &Notice{Reason: NoticeContextCleared, Detail: strings.Join(types, ", ")}
+	at := s.msgFirst
+	if at < 0 || at > len(s.items) || s.group != nil || (s.turn != nil && at < s.turn.first) {
+		s.addNotice(NoticeContextCleared, it.Notice.Detail)
+		return
+	}
+	if at < len(s.items) && s.items[at].Brand {
+		s.items[at].Brand = false // the header goes above the notice
+		s.touch(s.items[at])
+		it.Brand = true
+	}
+	s.items = slices.Insert(s.items, at, it)
+	s.changes.List = true
+	s.touch(it)
 }

@@ -14,12 +14,17 @@ const NoticeReset = "reset"
 type Notice struct {
 	Reason string // what happened: NoticeReset, ...
 	Detail string // more about it, from the backend; may be empty
+	// Category is a refusal's policy category (stop_details.category:
+	// cyber, bio, ...), which the UI words for the reader; "" when none.
+	Category string
 }
 
 type viewNotice struct {
 	viewBase
 	Reason string  `json:"reason"`
 	Detail *string `json:"detail"` // null when there is none
+	// Category is a refusal's stop_details.category, when sent.
+	Category string `json:"category,omitempty"`
 }
 
 // Reset handles the server's reset frame

@@ -135,6 +135,7 @@ type Store struct {
 	// until the next message of the turn shows they ran (anthropic.go).
 	msgTools, loopTools []*Item
 	openMessageID       string // the id of the message started and not yet stopped
+	msgFirst            int    // index in items of the current message's first item
 
 	// dialect holds what the AG-UI and AI SDK streams need (dialect.go);
 	// nil until one of their events arrives.
@@ -167,6 +168,7 @@ func New(opts Options) *Store {
 		sourcesByTool: make(map[string]int),
 		foundBy:       make(map[string]string),
 		citeNumber:    make(map[string]int),
+		msgFirst:      -1,
 	}
 }
 
@@ -272,6 +274,7 @@ func (s *Store) dispatch(ev *wire.Event) bool {
 			s.stopNotice(ev.Delta.StopReason, details)
 		}
 		s.messageUsage(ev.Usage)
+		s.contextEdits(ev.ContextManagement)
 		return true
 	case "message_stop":
 		s.endMessage()
@@ -360,6 +363,7 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 			return true
 		}
 		s.openMessageID = msg.ID
+		s.msgFirst = len(s.items)
 		s.finishBlocks() // of a message that never stopped
 		s.commitMessageUsage()
 		s.loopWentOn()
@@ -509,6 +513,8 @@ func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
 		s.addNotice(NoticeCompaction, "")
 	case "fallback":
 		s.fallbackNotice(b)
+	case "container_upload":
+		s.addNotice(NoticeContainerUpload, b.FileID)
 	case "approval_request":
 		if b.ApprovalKey == "" {
 			return false

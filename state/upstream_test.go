@@ -285,3 +285,26 @@ func stepsOf(it *Item) []*Item {
 	}
 	return it.Group.Steps
 }
+
+// A refusal's stop_details.category is kept for the UI to word (vercel/ai's
+// recorded refusal); context management edits are a notice before the
+// message they made room for, and a container upload a notice naming the
+// file (hand-made, shaped after the SDK types and vercel/ai's test).
+func TestRefusalCategoryContextEditsAndUpload(t *testing.T) {
+	s := replayUpstream(t, "vercel-ai/anthropic/anthropic-refusal.chunks.txt")
+	n := s.Items()[len(s.Items())-1]
+	require.Equal(t, KindNotice, n.Kind)
+	assert.Equal(t, "cyber", n.Notice.Category)
+	assert.Contains(t, n.Notice.Detail, "violative cyber content")
+
+	s = replayHandmade(t, "anthropic-context-cleared-and-upload.jsonl")
+	items := s.Items()
+	require.Equal(t, []Kind{KindNotice, KindNotice, KindText}, kindsOf(items))
+	assert.Equal(t, NoticeContextCleared, items[0].Notice.Reason)
+	assert.Equal(t, "clear_tool_uses_20250919", items[0].Notice.Detail)
+	assert.True(t, items[0].Brand, "the brand header stays on top")
+	assert.False(t, items[1].Brand)
+	assert.Equal(t, NoticeContainerUpload, items[1].Notice.Reason)
+	assert.Equal(t, "file_011CNha8iCJcU1wXNR6q4V8w", items[1].Notice.Detail)
+	assert.NotNil(t, items[2].Usage)
+}

@@ -207,7 +207,7 @@ func viewItem(it *Item, top bool) any {
 	case KindUnknown:
 		return viewUnknown{base, it.BlockType}
 	case KindNotice:
-		v := viewNotice{viewBase: base, Reason: it.Notice.Reason}
+		v := viewNotice{viewBase: base, Reason: it.Notice.Reason, Category: it.Notice.Category}
 		if it.Notice.Detail != "" { // BACKENDS.md: the explanation, or null
 			detail := it.Notice.Detail
 			v.Detail = &detail

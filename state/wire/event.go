@@ -35,6 +35,9 @@ type Event struct {
 	// StopDetails explains a refusal. Anthropic sends it in message_delta's
 	// delta; it is also read here.
 	StopDetails *StopDetails `json:"stop_details"`
+	// ContextManagement is a message_delta's context management report
+	// ({"applied_edits": [...]}).
+	ContextManagement json.RawMessage `json:"context_management"`
 
 	// Activity holds the activity dialect's fields (PROTOCOL.md section 8):
 	// an activity event's activity_type, content, tools, ...; Content is also
@@ -91,6 +94,8 @@ type Block struct {
 	// ({"model": ...}); From the one that handed over.
 	From json.RawMessage `json:"from"`
 	To   json.RawMessage `json:"to"`
+	// FileID is a container_upload block's file.
+	FileID string `json:"file_id"`
 }
 
 // Delta is the delta of content_block_delta or message_delta.
