@@ -298,3 +298,15 @@ func TestRefusalCategoryAndContextNotices(t *testing.T) {
 	assert.Contains(t, html, "A file was uploaded to the code container")
 	assert.Contains(t, html, "file_011CNha8iCJcU1wXNR6q4V8w")
 }
+
+// An AI SDK approval the route's policy decided says so (the SDK's own
+// toUIMessageStream output), with no buttons.
+func TestAutomaticApprovalMark(t *testing.T) {
+	s := storeFromFile(t, "../state/testdata/upstream/vercel-ai/ui/to-ui-message-stream-automatically-approved.jsonl")
+	html := itemHTML(t, in("fr"), s.Approval("id-1"))
+	assert.Contains(t, html, "Autorisé par la règle")
+	assert.Contains(t, html, `data-automatic`)
+	assert.NotContains(t, html, "<button class=\"approve")
+	s = storeFromFile(t, "../state/testdata/upstream/vercel-ai/ui/to-ui-message-stream-automatically-rejected.jsonl")
+	assert.Contains(t, itemHTML(t, in("en"), s.Approval("id-1")), "Rejected by policy")
+}

@@ -41,6 +41,12 @@ var approvalStateKeys = map[state.ApprovalState]string{
 	state.ApprovalExpired:   "approval.state.expired",
 }
 
+// automaticStateKeys describe an approval the backend's policy decided.
+var automaticStateKeys = map[state.ApprovalState]string{
+	state.ApprovalApproved: "approval.state.approved_by_policy",
+	state.ApprovalRejected: "approval.state.rejected_by_policy",
+}
+
 // decisionKeys label the decision buttons (PROTOCOL.md section 6).
 var decisionKeys = map[string]string{
 	"approve": "approval.approve",
@@ -117,7 +123,11 @@ func (v *ApprovalView) Render() app.UI {
 	// The backend's own question (an AG-UI interrupt's message), as text.
 	text := app.If(a.Text != "", func() app.UI { return app.P().Class("approval-text").Text(a.Text) })
 	if a.State != state.ApprovalPending {
-		return root.Body(head, text, app.Div().Class("approval-status").Text(v.Settings.T(approvalStateKeys[a.State])))
+		key := approvalStateKeys[a.State]
+		if k, ok := automaticStateKeys[a.State]; ok && a.Automatic {
+			key = k // the backend's policy decided, not the user
+		}
+		return root.Body(head, text, app.Div().Class("approval-status").DataSet("automatic", a.Automatic).Text(v.Settings.T(key)))
 	}
 	body := []app.UI{head, text}
 	for i := range a.Actions {

@@ -265,10 +265,10 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		if c.ApprovalID == "" || it == nil || st.findToolPart(c.ToolCallID) == nil {
 			return false
 		}
-		s.uiApprovalCard(c.ApprovalID, it)
+		s.uiApprovalCard(c.ApprovalID, it, c.IsAutomatic)
 		st.setToolPart(c.ToolCallID, "", false, func(p *wire.UIPart) {
 			p.State = "approval-requested"
-			p.Approval = &wire.UIApproval{ID: c.ApprovalID, Descriptor: c.ApprovalDescriptor, Signature: c.Signature, InputSchemaInput: c.InputSchemaInput}
+			p.Approval = &wire.UIApproval{ID: c.ApprovalID, Descriptor: c.ApprovalDescriptor, Signature: c.Signature, InputSchemaInput: c.InputSchemaInput, IsAutomatic: c.IsAutomatic}
 		})
 		return true
 	case "tool-output-available":
@@ -477,22 +477,26 @@ func (s *Store) uiToolDenied(id string) {
 
 // uiApprovalCard shows an approval under its tool: approve, or reject with
 // an optional reason.
-func (s *Store) uiApprovalCard(key string, tool *Item) {
+func (s *Store) uiApprovalCard(key string, tool *Item, automatic bool) {
 	if s.approvals[key] != nil {
 		return
 	}
 	it := s.newItem(KindApproval)
-	card := &ApprovalCard{ApprovalKey: key, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds}
+	card := &ApprovalCard{ApprovalKey: key, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds, Automatic: automatic}
 	card.Actions = []ApprovalAction{{Name: tool.Tool.Name, Args: tool.Tool.Input, Allowed: []string{"approve", "reject"}}}
 	card.tools = []*Item{tool}
-	if !tool.Tool.hasResult {
-		tool.Tool.awaitingKey = key
-		s.setToolStatus(tool, ToolAwaiting)
-	}
 	it.Approval = card
 	s.approvals[key] = it
-	s.pending = append(s.pending, it)
-	s.changes.Pending = true
+	if !automatic {
+		// An automatic one is the route's policy deciding: its
+		// tool-approval-response follows, the user has nothing to answer.
+		if !tool.Tool.hasResult {
+			tool.Tool.awaitingKey = key
+			s.setToolStatus(tool, ToolAwaiting)
+		}
+		s.pending = append(s.pending, it)
+		s.changes.Pending = true
+	}
 	s.placeApproval(it)
 }
 

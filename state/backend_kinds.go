@@ -126,5 +126,5 @@ func viewItemApproval(it *Item, base viewBase) viewApproval {
 			actions[i].Decision = &d
 		}
 	}
-	return viewApproval{base, a.ApprovalKey, a.State, actions}
+	return viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
 }

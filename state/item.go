@@ -222,6 +222,10 @@ type ApprovalCard struct {
 	// Text is the backend's own question for the card (an AG-UI
 	// interrupt's message), "" when it sends none.
 	Text string
+	// Automatic: the backend's policy decides, not the user (an AI SDK
+	// approval with isAutomatic); the UI marks the decision as the
+	// policy's.
+	Automatic bool
 
 	tools []*Item // the tool each action concerns, nil where none
 }

@@ -308,3 +308,37 @@ func TestRefusalCategoryContextEditsAndUpload(t *testing.T) {
 	assert.Equal(t, "file_011CNha8iCJcU1wXNR6q4V8w", items[1].Notice.Detail)
 	assert.NotNil(t, items[2].Usage)
 }
+
+// AI SDK v7 isAutomatic approvals (the SDK's own toUIMessageStream
+// output): the route's policy decides, so the card never waits for the
+// user, shows the decision as the policy's, and the part keeps the flag.
+func TestUIAutomaticApproval(t *testing.T) {
+	for rel, want := range map[string]ApprovalState{
+		"vercel-ai/ui/to-ui-message-stream-automatically-approved.jsonl": ApprovalApproved,
+		"vercel-ai/ui/to-ui-message-stream-automatically-rejected.jsonl": ApprovalRejected,
+		"vercel-ai/ui/process-automatic-approval-denied.jsonl":           ApprovalRejected,
+	} {
+		f, err := os.Open(filepath.Join("testdata/upstream", rel))
+		require.NoError(t, err)
+		s := New(DefaultOptions())
+		require.NoError(t, wire.ReadCapture(f, func(frame []byte) {
+			s.ApplyJSON(frame)
+			assert.Nil(t, s.Pending(), "nothing waits for the user")
+		}))
+		f.Close()
+		card := s.Approval("id-1")
+		require.NotNil(t, card, rel)
+		assert.True(t, card.Approval.Automatic, rel)
+		assert.Equal(t, want, card.Approval.State, rel)
+		found := false
+		for _, m := range s.UIConversation().Messages {
+			for _, p := range m.Parts {
+				if p.Approval != nil && p.Approval.ID == "id-1" {
+					found = true
+					assert.True(t, p.Approval.IsAutomatic, rel)
+				}
+			}
+		}
+		assert.True(t, found, rel)
+	}
+}

@@ -127,6 +127,8 @@ type viewApproval struct {
 	ApprovalKey string               `json:"approval_key"`
 	State       ApprovalState        `json:"state"`
 	Actions     []viewApprovalAction `json:"actions"`
+	// Automatic: decided by the backend's policy (AI SDK isAutomatic).
+	Automatic bool `json:"automatic,omitempty"`
 }
 
 type viewApprovalAction struct {
@@ -201,7 +203,7 @@ func viewItem(it *Item, top bool) any {
 				actions[i].Decision = &d
 			}
 		}
-		return viewApproval{base, a.ApprovalKey, a.State, actions}
+		return viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
 	case KindActivity:
 		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text}
 	case KindUnknown:

@@ -51,9 +51,12 @@ type UIChunk struct {
 
 	// v7: a tool-approval-response's answer, a custom chunk's kind, a
 	// steering message's parts.
-	Approved *bool    `json:"approved"`
-	Kind     string   `json:"kind"`
-	Parts    []UIPart `json:"parts"`
+	Approved *bool `json:"approved"`
+	// IsAutomatic marks a tool-approval-request the route's own policy
+	// decides (v7): its tool-approval-response follows.
+	IsAutomatic bool     `json:"isAutomatic"`
+	Kind        string   `json:"kind"`
+	Parts       []UIPart `json:"parts"`
 }
 
 // UIMessage is one message of an AI SDK conversation.
@@ -110,6 +113,7 @@ type UIApproval struct {
 	Descriptor       json.RawMessage `json:"descriptor,omitempty"`
 	Signature        string          `json:"signature,omitempty"`
 	InputSchemaInput json.RawMessage `json:"inputSchemaInput,omitempty"`
+	IsAutomatic      bool            `json:"isAutomatic,omitempty"`
 }
 
 // UIChatRequest is the body a client POSTs to a chat route, as the SDK's
