@@ -151,6 +151,8 @@ fuzz:
 	for f in FuzzEventIDOrder FuzzDecodeEventFast FuzzFrameHead FuzzMediaType FuzzDecodeHistoryPaced; do \
 		$(GO) test ./state/wire -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 	$(GO) test ./server/site -run '^$$' -fuzz '^FuzzARIAValues$$' -fuzztime 60s
+	for f in FuzzStoredEvent FuzzCommands; do \
+		$(GO) test ./server/demo -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 
 # Screenshots of every state in both themes, to look at (testdata/screens).
 screens: build

@@ -290,7 +290,10 @@ func (a *Agent) start(s *Session, owner, text string) error {
 	}
 	name := DefaultScenario
 	if rest, ok := strings.CutPrefix(text, "/"); ok {
-		name = strings.Fields(rest + " ")[0]
+		name = "" // a lone "/" names none
+		if fields := strings.Fields(rest); len(fields) > 0 {
+			name = fields[0]
+		}
 		if a.scenarios[name] == nil {
 			return fmt.Errorf("no scenario %q (try %s)", name, strings.Join(a.scenarios.Names(), ", "))
 		}

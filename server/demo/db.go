@@ -110,7 +110,7 @@ func readSession(db *bolt.DB, id string) (storedSession, error) {
 		}
 		if ev := b.Bucket(bucketEvents); ev != nil {
 			return ev.ForEach(func(k, v []byte) error {
-				out.events = append(out.events, append([]byte(nil), v...))
+				out.events = append(out.events, storedEvent(v))
 				return nil
 			})
 		}
@@ -151,7 +151,7 @@ func readEvents(db *bolt.DB, id string, after, upto int) ([][]byte, error) {
 		c := ev.Cursor()
 		last := eventKey(upto)
 		for k, v := c.Seek(eventKey(after + 1)); k != nil && string(k) <= string(last); k, v = c.Next() {
-			out = append(out, append([]byte(nil), v...))
+			out = append(out, storedEvent(v))
 		}
 		return nil
 	})

@@ -29,7 +29,7 @@ const gated = `{"event": {"type": "message_start", "message": {"id": "g", "role"
 {"event": {"type": "message_stop"}}
 `
 
-func testScenarios(t *testing.T) Scenarios {
+func testScenarios(t testing.TB) Scenarios {
 	t.Helper()
 	sc, err := LoadScenarios("")
 	require.NoError(t, err)
@@ -39,7 +39,7 @@ func testScenarios(t *testing.T) Scenarios {
 }
 
 // openAgent opens an agent on a data file of the test.
-func openAgent(t *testing.T, path string, opts Options) *Agent {
+func openAgent(t testing.TB, path string, opts Options) *Agent {
 	t.Helper()
 	a, err := Open(path, testScenarios(t), opts)
 	require.NoError(t, err)
@@ -48,7 +48,7 @@ func openAgent(t *testing.T, path string, opts Options) *Agent {
 	return a
 }
 
-func newTestAgent(t *testing.T) *Agent {
+func newTestAgent(t testing.TB) *Agent {
 	t.Helper()
 	return openAgent(t, filepath.Join(t.TempDir(), "stepwise.db"), Options{})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"stepwise/state/wire"
 )
@@ -145,6 +146,10 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 		return
 	case err != nil:
 		apiError(w, http.StatusBadRequest, "invalid_request", "the command could not be read")
+		return
+	}
+	if !utf8.Valid(body) {
+		apiError(w, http.StatusBadRequest, "invalid_request", errNotUTF8.Error())
 		return
 	}
 	f, err := wire.DecodeClientFrame(body)

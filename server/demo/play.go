@@ -8,6 +8,7 @@ import (
 	"log"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 
 	"stepwise/state"
 )
@@ -105,6 +106,11 @@ func (s *Session) answer(ans approvalAnswer) error {
 	case it.Approval != nil:
 		if ans.decisions == nil {
 			return fmt.Errorf("approval %q needs decisions", ans.key)
+		}
+		for _, d := range ans.decisions {
+			if d.EditedAction != nil && !utf8.Valid(d.EditedAction.Args) {
+				return errNotUTF8
+			}
 		}
 		if err := state.CheckDecisions(it.Approval, ans.decisions); err != nil {
 			return err

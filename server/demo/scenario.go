@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"stepwise/state"
 	"stepwise/state/wire"
@@ -140,6 +141,9 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		line := bytes.TrimSpace(sr.Bytes())
 		if len(line) == 0 {
 			continue
+		}
+		if !utf8.Valid(line) {
+			return nil, fail(n, "not valid UTF-8 text")
 		}
 		var st Step
 		dec := json.NewDecoder(bytes.NewReader(line))

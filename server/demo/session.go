@@ -112,6 +112,7 @@ func (s *Session) emitLocked(ev map[string]any) {
 		log.Printf("demo: session %s: %v", s.ID, err)
 		return
 	}
+	raw = validText(raw) // a json.RawMessage is copied as it is
 	s.count++
 	s.bytes += int64(len(raw))
 	s.pending = append(s.pending, raw)

@@ -56,7 +56,9 @@ func (h *Handler) serveSSE(w http.ResponseWriter, r *http.Request, s *Session) {
 			}
 			chunk = "id: " + id + "\n"
 		}
-		return write(chunk + "data: " + string(ev) + "\n\n")
+		// Events hold no line break: they are marshalled, or repaired
+		// as read back (storedEvent).
+		return write(chunk + "data: " + string(validText(ev)) + "\n\n")
 	}
 	// The client's EventSource opens on the headers.
 	if !write("retry: 1000\n\n") {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -28,7 +29,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 	write := func(b []byte) {
 		wctx, wcancel := context.WithTimeout(ctx, writeTimeout)
 		defer wcancel()
-		c.Write(wctx, websocket.MessageText, b)
+		c.Write(wctx, websocket.MessageText, validText(b))
 	}
 	subscribed := false
 	for {
@@ -44,6 +45,14 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 			CommandID string `json:"command_id"`
 		}
 		json.Unmarshal(data, &meta)
+		if !utf8.Valid(data) {
+			if meta.CommandID != "" {
+				write(commandResult(meta.CommandID, errNotUTF8))
+			} else {
+				write(errorEvent("invalid_request", "A frame was not valid UTF-8 text and was ignored."))
+			}
+			continue
+		}
 		f, err := wire.DecodeClientFrame(data)
 		if err != nil {
 			if meta.CommandID != "" {
@@ -112,7 +121,7 @@ func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *webs
 	send := func(ev []byte) bool {
 		wctx, wcancel := context.WithTimeout(ctx, writeTimeout)
 		defer wcancel()
-		if c.Write(wctx, websocket.MessageText, ev) != nil {
+		if c.Write(wctx, websocket.MessageText, validText(ev)) != nil {
 			return false
 		}
 		if h.DropRate > 0 && rand.Float64() < h.DropRate && h.drops.Add(1) <= h.MaxDrops {
