@@ -63,3 +63,57 @@ func TestBackendProxy(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// A backend's text frame that is not UTF-8 reaches the page as valid
+// UTF-8 (a browser would close the WebSocket on it); the page's frames,
+// the backend's cookies, its origin check and its close status go through.
+func TestBackendProxyWebSocketKeepsTextFramesUTF8(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "backend", Value: "1"})
+		c, err := websocket.Accept(w, r, nil) // same origin as the page's Host
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := r.Context()
+		c.Write(ctx, websocket.MessageText, []byte("{\"type\":\"error\",\"error\":{\"message\":\"VCB\xff\xfe\"}}"))
+		_, msg, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		c.Write(ctx, websocket.MessageText, append([]byte("echo "), msg...))
+		c.Write(ctx, websocket.MessageBinary, []byte{0xff})
+		c.Close(4000, "bye")
+	}))
+	defer backend.Close()
+	proxy, err := BackendProxy(backend.URL)
+	require.NoError(t, err)
+	front := httptest.NewServer(proxy)
+	defer front.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(front.URL, "http") + "/api/sessions/p1/ws"
+
+	_, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"https://evil.example"}}})
+	require.Error(t, err)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "the backend's origin check decides")
+
+	c, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {front.URL}}})
+	require.NoError(t, err)
+	defer c.CloseNow()
+	assert.Contains(t, resp.Header.Get("Set-Cookie"), "backend=1")
+	typ, msg, err := c.Read(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, websocket.MessageText, typ)
+	assert.Equal(t, "{\"type\":\"error\",\"error\":{\"message\":\"VCB\uFFFD\"}}", string(msg))
+	require.NoError(t, c.Write(ctx, websocket.MessageText, []byte("hello")))
+	_, msg, err = c.Read(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "echo hello", string(msg))
+	typ, msg, err = c.Read(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, websocket.MessageBinary, typ)
+	assert.Equal(t, []byte{0xff}, msg, "binary frames pass as they are")
+	_, _, err = c.Read(ctx)
+	assert.Equal(t, websocket.StatusCode(4000), websocket.CloseStatus(err))
+}
