@@ -315,7 +315,7 @@ func (a *Agent) start(s *Session, owner, text string) error {
 		return ErrFull
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &run{cancel: cancel, approval: make(chan approvalAnswer, 1), done: make(chan struct{})}
+	r := &run{cancel: cancel, answered: make(chan struct{}, 1), done: make(chan struct{}), skip: map[string]bool{}}
 	s.running = r
 	s.refs++ // the run holds the session in memory
 	now := a.now()

@@ -3,10 +3,10 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log"
 	"runtime/debug"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -41,7 +41,6 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 			s.running = nil
 		}
 	}()
-	skip := map[string]bool{} // tools whose result the user's decision replaced
 	for i, st := range sc.Steps {
 		switch {
 		case st.SleepMs > 0:
@@ -49,11 +48,11 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 				return
 			}
 		case len(st.Event) > 0:
-			if !s.emitStep(r, st.Event, suffix, skip, i == sc.lastEvent) {
+			if !s.emitStep(r, st.Event, suffix, i == sc.lastEvent) {
 				return
 			}
 		case st.Wait == WaitApproval:
-			if !s.await(ctx, r, skip) {
+			if !s.await(ctx, r) {
 				return
 			}
 		case st.Wait == WaitGate:
@@ -71,7 +70,7 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 
 // emitStep sends one scenario event; last ends the run with it. It returns
 // false when the run has ended (stopped).
-func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, skip map[string]bool, last bool) bool {
+func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, last bool) bool {
 	var ev map[string]any
 	if json.Unmarshal(raw, &ev) != nil {
 		return true // ParseScenario let no such line through
@@ -82,7 +81,7 @@ func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, skip map[
 	if s.running != r {
 		return false
 	}
-	if id, ok := resultFor(ev); !ok || !skip[id] {
+	if id, ok := resultFor(ev); !ok || !r.skip[id] {
 		s.emitLocked(ev)
 	}
 	if last {
@@ -91,7 +90,11 @@ func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, skip map[
 	return true
 }
 
-// answer delivers the client's answer to the run waiting for it.
+// answer applies the client's answer to the approval it names: checked
+// against that approval, and applied at once (its approval_result is
+// emitted here, under the lock), so that it applies once, and only to the
+// approval it names, however many answers race for it. The run waiting
+// for it is then woken.
 func (s *Session) answer(ans approvalAnswer) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -100,11 +103,18 @@ func (s *Session) answer(ans approvalAnswer) error {
 	if r == nil || it == nil || !pendingItem(it) {
 		return fmt.Errorf("no pending approval %q", ans.key)
 	}
+	ev := map[string]any{"type": "approval_result", "approval_key": ans.key}
 	switch {
-	case it.Question != nil && ans.answers == nil:
-		return fmt.Errorf("approval %q is a question: send answers", ans.key)
+	case it.Question != nil:
+		if ans.decisions != nil {
+			return fmt.Errorf("approval %q is a question: send answers, not decisions", ans.key)
+		}
+		if err := checkAnswers(it.Question, ans.answers); err != nil {
+			return fmt.Errorf("approval %q: %w", ans.key, err)
+		}
+		ev["answers"] = ans.answers
 	case it.Approval != nil:
-		if ans.decisions == nil {
+		if ans.decisions == nil || ans.answers != nil {
 			return fmt.Errorf("approval %q needs decisions", ans.key)
 		}
 		for _, d := range ans.decisions {
@@ -115,17 +125,45 @@ func (s *Session) answer(ans approvalAnswer) error {
 		if err := state.CheckDecisions(it.Approval, ans.decisions); err != nil {
 			return err
 		}
+		ev["decisions"] = ans.decisions
+		// Rejected or answered-in-place tools do not run: drop their results.
+		tools := concernedTools(it)
+		for i, d := range ans.decisions {
+			if (d.Type == "reject" || d.Type == "respond") && i < len(tools) && tools[i] != "" {
+				r.skip[tools[i]] = true
+			}
+		}
 	}
+	s.emitLocked(ev)
 	select {
-	case r.approval <- ans:
-		return nil
-	default:
-		return errors.New("this approval is already answered")
+	case r.answered <- struct{}{}:
+	default: // a wake is pending already
 	}
+	return nil
+}
+
+// checkAnswers checks a question form's answers: one for each of its
+// questions, none for another, none empty.
+func checkAnswers(q *state.QuestionForm, answers map[string]string) error {
+	if len(answers) != len(q.Questions) {
+		return fmt.Errorf("%d answers for %d questions", len(answers), len(q.Questions))
+	}
+	for _, question := range q.Questions {
+		a, ok := answers[question.Question]
+		if !ok {
+			return fmt.Errorf("no answer to %q", question.Question)
+		}
+		if strings.TrimSpace(a) == "" {
+			return fmt.Errorf("an empty answer to %q", question.Question)
+		}
+	}
+	return nil
 }
 
 func pendingItem(it *state.Item) bool {
 	switch {
+	case it == nil:
+		return false
 	case it.Question != nil:
 		return it.Question.State == state.QuestionPending
 	case it.Approval != nil:
@@ -134,14 +172,15 @@ func pendingItem(it *state.Item) bool {
 	return false
 }
 
-// await waits for the answer to the pending approval, then sends its
-// approval_result (or approval_timeout). It returns false when the run ended.
-func (s *Session) await(ctx context.Context, r *run, skip map[string]bool) bool {
+// await waits until the pending approval is answered (answer emits the
+// approval_result) or times out (then it sends approval_timeout). It
+// returns false when the run ended.
+func (s *Session) await(ctx context.Context, r *run) bool {
 	s.mu.Lock()
 	p := s.store.Pending()
 	s.mu.Unlock()
 	if p == nil {
-		return true
+		return true // answered already
 	}
 	key, timeout := approvalKey(p)
 	if timeout <= 0 {
@@ -149,44 +188,37 @@ func (s *Session) await(ctx context.Context, r *run, skip map[string]bool) bool 
 	}
 	timer := time.NewTimer(time.Duration(timeout * float64(time.Second)))
 	defer timer.Stop()
-	var ans approvalAnswer
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.running != r {
+	for {
+		select {
+		case <-ctx.Done():
 			return false
-		}
-		// A timed-out tool never runs.
-		for _, id := range concernedTools(s.store.Approval(key)) {
-			skip[id] = true
-		}
-		s.emitLocked(map[string]any{"type": "approval_timeout", "approval_key": key})
-		return true
-	case ans = <-r.approval:
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.running != r {
-		return false
-	}
-	ev := map[string]any{"type": "approval_result", "approval_key": key}
-	if ans.answers != nil {
-		ev["answers"] = ans.answers
-	} else {
-		ev["decisions"] = ans.decisions
-		// Rejected or answered-in-place tools do not run: drop their results.
-		tools := concernedTools(s.store.Approval(key))
-		for i, d := range ans.decisions {
-			if (d.Type == "reject" || d.Type == "respond") && i < len(tools) && tools[i] != "" {
-				skip[tools[i]] = true
+		case <-r.answered:
+			s.mu.Lock()
+			running, pending := s.running == r, pendingItem(s.store.Approval(key))
+			s.mu.Unlock()
+			if !running {
+				return false
 			}
+			if !pending {
+				return true
+			}
+			// The wake was for an earlier approval: wait on.
+		case <-timer.C:
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.running != r {
+				return false
+			}
+			if it := s.store.Approval(key); pendingItem(it) {
+				// A timed-out tool never runs.
+				for _, id := range concernedTools(it) {
+					r.skip[id] = true
+				}
+				s.emitLocked(map[string]any{"type": "approval_timeout", "approval_key": key})
+			}
+			return true
 		}
 	}
-	s.emitLocked(ev)
-	return true
 }
 
 // approvalKey returns a pending item's key and timeout in seconds.

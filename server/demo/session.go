@@ -73,9 +73,14 @@ type Session struct {
 
 // run is one scenario playing.
 type run struct {
-	cancel   context.CancelFunc
-	approval chan approvalAnswer // the client's answer to the pending approval
-	done     chan struct{}       // closed when its goroutine has returned
+	cancel context.CancelFunc
+	// answered wakes the run when an answer resolved an approval; the run
+	// checks which (a wake can outlive its approval).
+	answered chan struct{}
+	done     chan struct{} // closed when its goroutine has returned
+	// skip holds the tools whose result the user's decision replaced (a
+	// rejected or timed-out tool never runs). Guarded by Session.mu.
+	skip map[string]bool
 }
 
 type approvalAnswer struct {
