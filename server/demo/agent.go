@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,7 +29,16 @@ type Options struct {
 	// MaxAge is how long a session may go unused before it is deleted;
 	// 0 is DefaultMaxAge.
 	MaxAge time.Duration
+
+	// Tests: a writer in front of the data file's, and how often a failed
+	// write is tried again (storageRetry when 0).
+	wrapWriter func(batchWriter) batchWriter
+	retryEvery time.Duration
 }
+
+// storageRetry is how often the writer tries again while the data file
+// cannot be written.
+const storageRetry = 5 * time.Second
 
 // Agent is the demo agent: it keeps sessions in a data file and plays
 // scenarios in them.
@@ -50,8 +60,11 @@ type Agent struct {
 	closed   atomic.Bool
 	runs     sync.WaitGroup
 
-	wmu        sync.Mutex // guards dirty
+	out        batchWriter
+	retryEvery time.Duration
+	wmu        sync.Mutex // guards dirty and writeErr
 	dirty      map[*Session]struct{}
+	writeErr   error // why the data file cannot be written (storage.go); nil when it can
 	wake       chan struct{}
 	quit       chan struct{}
 	writerDone chan struct{}
@@ -63,7 +76,7 @@ type Agent struct {
 // stopped in the middle of them) are closed first
 // (docs/protocol-extensions.md#the-demo-agent).
 func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
-	db, err := openDB(path)
+	db, readOnly, err := openDB(path)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +85,8 @@ func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
 		maxAge:     opts.MaxAge,
 		now:        time.Now,
 		db:         db,
+		out:        boltWriter{db},
+		retryEvery: cmp.Or(opts.retryEvery, storageRetry),
 		sessions:   map[string]*Session{},
 		dirty:      map[*Session]struct{}{},
 		wake:       make(chan struct{}, 1),
@@ -82,13 +97,20 @@ func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
 	if a.maxAge <= 0 {
 		a.maxAge = DefaultMaxAge
 	}
+	if opts.wrapWriter != nil {
+		a.out = opts.wrapWriter(a.out)
+	}
+	if readOnly != nil {
+		a.storageFailed(readOnly)
+	}
 	if err := a.closeInterruptedRuns(); err != nil {
 		db.Close()
 		return nil, err
 	}
-	if _, err := a.sweep(); err != nil {
-		db.Close()
-		return nil, err
+	if a.storageErr() == nil {
+		if _, err := a.sweep(); err != nil {
+			log.Printf("demo: expiring sessions: %v", err)
+		}
 	}
 	go a.writer()
 	go a.sweeper()
@@ -267,7 +289,9 @@ func (a *Agent) HandleFrom(s *Session, owner string, f wire.ClientFrame) error {
 	case "user_message":
 		err = a.start(s, owner, f.Text())
 	case "approval":
-		err = s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
+		if err = a.storageErr(); err == nil {
+			err = s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
+		}
 	case "stop":
 		s.stop()
 	case "subscribe":
@@ -309,6 +333,9 @@ func (a *Agent) start(s *Session, owner, text string) error {
 	}
 	if a.closed.Load() {
 		return ErrClosed
+	}
+	if err := a.storageErr(); err != nil {
+		return err
 	}
 	if s.count+sc.cost.events > MaxEventsPerSession ||
 		s.bytes+sc.cost.bytes+int64(len(text))+256 > MaxSessionBytes {
@@ -362,12 +389,30 @@ func (a *Agent) closeInterruptedRuns() error {
 		batches = append(batches, s.batchLocked())
 		s.mu.Unlock()
 	}
-	if len(batches) > 0 {
-		if err := writeBatches(a.db, batches); err != nil {
-			return err
-		}
-		log.Printf("demo: closed %d run(s) interrupted by the last shutdown", len(batches))
+	if len(batches) == 0 {
+		return nil
 	}
+	err = a.storageErr()
+	if err == nil {
+		if err = a.out.writeBatches(batches); err != nil {
+			a.storageFailed(err)
+		}
+	}
+	if err != nil {
+		// Kept in memory, and sent as they are (storage.go), until the
+		// writer stores them.
+		a.mu.Lock()
+		for _, b := range batches {
+			b.s.mu.Lock()
+			b.s.announceLocked()
+			b.s.mu.Unlock()
+			a.sessions[b.s.ID] = b.s
+		}
+		a.mu.Unlock()
+		log.Printf("demo: closed %d run(s) interrupted by the last shutdown, in memory only", len(batches))
+		return nil
+	}
+	log.Printf("demo: closed %d run(s) interrupted by the last shutdown", len(batches))
 	a.wmu.Lock()
 	clear(a.dirty)
 	a.wmu.Unlock()

@@ -63,17 +63,20 @@ func eventKey(id int) []byte {
 }
 
 // openDB opens (or creates) the data file. Another server holding it is
-// an error after a second, not a hang.
-func openDB(path string) (*bolt.DB, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+// an error after a second, not a hang. A file that holds what the agent
+// needs but cannot be written (a full disk) opens, with readOnly saying
+// why.
+func openDB(path string) (db *bolt.DB, readOnly, err error) {
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		if err == bolt.ErrTimeout {
-			return nil, fmt.Errorf("data file %s is in use by another server", path)
+			return nil, nil, fmt.Errorf("data file %s is in use by another server", path)
 		}
-		return nil, fmt.Errorf("data file %s: %w", path, err)
+		return nil, nil, fmt.Errorf("data file %s: %w", path, err)
 	}
+	buckets := [][]byte{bucketSessions, bucketGone, bucketOwners}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketSessions, bucketGone, bucketOwners} {
+		for _, b := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -81,10 +84,21 @@ func openDB(path string) (*bolt.DB, error) {
 		return nil
 	})
 	if err != nil {
+		complete := db.View(func(tx *bolt.Tx) error {
+			for _, b := range buckets {
+				if tx.Bucket(b) == nil {
+					return bolt.ErrBucketNotFound
+				}
+			}
+			return nil
+		}) == nil
+		if complete {
+			return db, err, nil
+		}
 		db.Close()
-		return nil, fmt.Errorf("data file %s: %w", path, err)
+		return nil, nil, fmt.Errorf("data file %s: %w", path, err)
 	}
-	return db, nil
+	return db, nil, nil
 }
 
 // storedSession is a session as read from the data file.

@@ -109,7 +109,7 @@ func errorKind(err error) string {
 		return "busy"
 	case errors.Is(err, ErrFull):
 		return "session_full"
-	case errors.Is(err, ErrClosed):
+	case errors.Is(err, ErrClosed), errors.Is(err, ErrStorage):
 		return "unavailable"
 	}
 	return "invalid_request"
@@ -171,7 +171,7 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 			code = http.StatusConflict
 		case errors.Is(err, ErrFull):
 			code = http.StatusRequestEntityTooLarge
-		case errors.Is(err, ErrClosed):
+		case errors.Is(err, ErrClosed), errors.Is(err, ErrStorage):
 			code = http.StatusServiceUnavailable
 		}
 		apiError(w, code, errorKind(err), err.Error())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -47,6 +48,14 @@ type Session struct {
 	bytes   int64             // their size
 	durable int               // events stored and sent: ids 1..durable
 	pending [][]byte          // events durable+1..count, on their way to the file
+	// announced counts the pending events sent to subscribers before they
+	// were stored: those that close a run when the file cannot be written
+	// (storage.go).
+	announced int
+	// lost counts the failed writes that dropped events or stopped a run,
+	// lostErr says why: a command waiting for its events learns it.
+	lost    int
+	lostErr error
 	status  state.AgentStatus // after event durable: what clients can know
 
 	inFile     bool      // the data file has this session
@@ -136,28 +145,43 @@ func (s *Session) storedLocked(n int, status state.AgentStatus, used time.Time, 
 	s.inFile = true
 	s.usedStored = used
 	s.savedVersion = max(s.savedVersion, version)
-	for _, raw := range events {
-		for ch := range s.subs {
-			select {
-			case ch <- raw:
-			default: // too slow: drop it; it resumes from its last id
-				close(ch)
-				delete(s.subs, ch)
-			}
+	for i, raw := range events {
+		if i >= s.announced {
+			s.sendLocked(raw)
 		}
 	}
+	s.announced = max(0, s.announced-n)
 	s.stored.Broadcast()
 }
 
+// sendLocked hands an event to every subscriber. The caller holds s.mu.
+func (s *Session) sendLocked(raw []byte) {
+	for ch := range s.subs {
+		select {
+		case ch <- raw:
+		default: // too slow: drop it; it resumes from its last id
+			close(ch)
+			delete(s.subs, ch)
+		}
+	}
+}
+
 // waitStored waits until the events emitted so far, and the changes made
-// to the session besides them, are in the data file.
+// to the session besides them, are in the data file (or were sent, when
+// the file cannot be written: storage.go). It fails when they cannot be.
 func (s *Session) waitStored() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	want, wantVersion := s.count, s.version
-	for s.durable < want || s.savedVersion < wantVersion {
-		if s.agent.closed.Load() {
+	want, wantVersion, lost := s.count, s.version, s.lost
+	for s.durable+s.announced < want || s.savedVersion < wantVersion {
+		switch {
+		case s.agent.closed.Load():
 			return ErrClosed
+		case s.lost != lost:
+			return s.lostErr
+		}
+		if err := s.agent.storageErr(); err != nil {
+			return err
 		}
 		s.stored.Wait()
 	}
@@ -181,7 +205,8 @@ type Subscription struct {
 // the start", a non-numeric one sorting after every id the log has.
 func (s *Session) Subscribe(lastEventID string) (*Subscription, error) {
 	s.mu.Lock()
-	upto := s.durable
+	stored := s.durable
+	upto := stored + s.announced // what clients may have
 	from, beyond := resumePoint(lastEventID, upto)
 	sub := &Subscription{}
 	switch {
@@ -192,6 +217,11 @@ func (s *Session) Subscribe(lastEventID string) (*Subscription, error) {
 		}
 		sub.Reset = resetFrame(upto, reason)
 		from = upto
+	}
+	// The events sent unstored (storage.go) come from memory.
+	var unstored [][]byte
+	if from < upto && upto > stored {
+		unstored = slices.Clone(s.pending[max(from-stored, 0):s.announced])
 	}
 	ch := make(chan []byte, MaxSubscriberLag)
 	s.subs[ch] = struct{}{}
@@ -206,12 +236,12 @@ func (s *Session) Subscribe(lastEventID string) (*Subscription, error) {
 		}
 	}
 	// Events up to upto are stored and never change: read them unlocked.
-	backlog, err := readEvents(s.agent.db, s.ID, from, upto)
+	backlog, err := readEvents(s.agent.db, s.ID, from, stored)
 	if err != nil {
 		sub.Cancel()
 		return nil, err
 	}
-	sub.Backlog = backlog
+	sub.Backlog = append(backlog, unstored...)
 	return sub, nil
 }
 

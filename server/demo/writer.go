@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"log"
 	"slices"
 	"time"
 
@@ -42,14 +41,21 @@ func (s *Session) batchLocked() batch {
 }
 
 // writer flushes whenever woken, until Close; then it flushes a last time.
+// While the file cannot be written it tries again every retryEvery, what
+// is dirty meanwhile included.
 func (a *Agent) writer() {
 	defer close(a.writerDone)
 	for {
+		wake, retry := a.wake, (<-chan time.Time)(nil)
+		if a.storageErr() != nil {
+			t := time.NewTimer(a.retryEvery)
+			wake, retry = nil, t.C
+		}
 		select {
-		case <-a.wake:
-			if !a.flush() {
-				time.Sleep(time.Second) // the file failed: retry, without spinning
-			}
+		case <-wake:
+			a.flush()
+		case <-retry:
+			a.flush()
 		case <-a.quit:
 			a.flush()
 			return
@@ -59,13 +65,17 @@ func (a *Agent) writer() {
 
 // flush stores every dirty session's pending events and meta in one
 // transaction, then hands the events to the subscribers. It reports
-// whether the write succeeded (on failure, everything stays pending).
+// whether the write succeeded (on failure, everything stays pending and
+// the agent refuses new work: storage.go). While the file cannot be
+// written, a flush with nothing to store still writes, to learn whether
+// it can again.
 func (a *Agent) flush() bool {
+	failing := a.storageErr() != nil
 	a.wmu.Lock()
 	dirty := a.dirty
 	a.dirty = map[*Session]struct{}{}
 	a.wmu.Unlock()
-	if len(dirty) == 0 {
+	if len(dirty) == 0 && !failing {
 		return true
 	}
 	batches := make([]batch, 0, len(dirty))
@@ -76,8 +86,8 @@ func (a *Agent) flush() bool {
 		}
 		s.mu.Unlock()
 	}
-	if err := writeBatches(a.db, batches); err != nil {
-		log.Printf("demo: storing events: %v (retrying)", err)
+	if err := a.out.writeBatches(batches); err != nil {
+		a.storageFailed(err)
 		for _, b := range batches {
 			s := b.s
 			s.mu.Lock()
@@ -86,6 +96,7 @@ func (a *Agent) flush() bool {
 		}
 		return false
 	}
+	a.storageRecovered()
 	for _, b := range batches {
 		s := b.s
 		s.mu.Lock()
