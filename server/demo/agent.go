@@ -29,6 +29,12 @@ type Options struct {
 	// MaxAge is how long a session may go unused before it is deleted;
 	// 0 is DefaultMaxAge.
 	MaxAge time.Duration
+	// MaxSessions bounds the sessions the data file holds; a new one is
+	// refused beyond it, until others expire. 0: no limit.
+	MaxSessions int
+	// ClientSessionsPerHour bounds the new sessions one client (ClientOf)
+	// starts in an hour. 0: no limit.
+	ClientSessionsPerHour int
 
 	// Tests: a writer in front of the data file's, and how often a failed
 	// write is tried again (storageRetry when 0).
@@ -57,8 +63,11 @@ type Agent struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session // the sessions in memory
-	closed   atomic.Bool
-	runs     sync.WaitGroup
+
+	lmu    sync.Mutex // guards limits; taken last
+	limits sessionLimits
+	closed atomic.Bool
+	runs   sync.WaitGroup
 
 	out        batchWriter
 	retryEvery time.Duration
@@ -87,6 +96,7 @@ func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
 		db:         db,
 		out:        boltWriter{db},
 		retryEvery: cmp.Or(opts.retryEvery, storageRetry),
+		limits:     sessionLimits{max: opts.MaxSessions, perHour: opts.ClientSessionsPerHour},
 		sessions:   map[string]*Session{},
 		dirty:      map[*Session]struct{}{},
 		wake:       make(chan struct{}, 1),
@@ -111,6 +121,10 @@ func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
 		if _, err := a.sweep(); err != nil {
 			log.Printf("demo: expiring sessions: %v", err)
 		}
+	}
+	if a.limits.live, err = countSessions(db); err != nil {
+		db.Close()
+		return nil, err
 	}
 	go a.writer()
 	go a.sweeper()
@@ -278,16 +292,17 @@ func (a *Agent) Release(sessionID string) bool {
 // what the frame caused is in the data file. A session Handle creates is
 // listed for nobody (HandleFrom names its owner).
 func (a *Agent) Handle(s *Session, f wire.ClientFrame) error {
-	return a.HandleFrom(s, "", f)
+	return a.HandleFrom(s, Caller{}, f)
 }
 
-// HandleFrom is Handle for a client with that owner (OwnerOf): a message
-// that creates the session makes it the owner's, listed by List(owner).
-func (a *Agent) HandleFrom(s *Session, owner string, f wire.ClientFrame) error {
+// HandleFrom is Handle for that caller: a message that creates the session
+// makes it the caller's owner's, listed by List(owner), and counts against
+// the caller's client's limit (Options.ClientSessionsPerHour).
+func (a *Agent) HandleFrom(s *Session, c Caller, f wire.ClientFrame) error {
 	var err error
 	switch f.Type {
 	case "user_message":
-		err = a.start(s, owner, f.Text())
+		err = a.start(s, c, f.Text())
 	case "approval":
 		if err = a.storageErr(); err == nil {
 			err = s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
@@ -306,8 +321,8 @@ func (a *Agent) HandleFrom(s *Session, owner string, f wire.ClientFrame) error {
 
 // start echoes the user's message into the stream and plays the scenario
 // it names ("/NAME"), or the default one. The message that creates the
-// session gives it its owner and title.
-func (a *Agent) start(s *Session, owner, text string) error {
+// session gives it its owner and title, and counts against the limits.
+func (a *Agent) start(s *Session, c Caller, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return errors.New("empty message")
@@ -341,13 +356,18 @@ func (a *Agent) start(s *Session, owner, text string) error {
 		s.bytes+sc.cost.bytes+int64(len(text))+256 > MaxSessionBytes {
 		return ErrFull
 	}
+	if s.count == 0 {
+		if err := a.takeSession(c.Client); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &run{cancel: cancel, answered: make(chan struct{}, 1), done: make(chan struct{}), skip: map[string]bool{}}
 	s.running = r
 	s.refs++ // the run holds the session in memory
 	now := a.now()
 	if s.count == 0 {
-		s.owner, s.title, s.created = owner, wire.SessionTitle(text), now
+		s.owner, s.title, s.created = c.Owner, wire.SessionTitle(text), now
 	}
 	s.updated = now
 	s.emitLocked(map[string]any{"type": "user_message", "content": []any{map[string]any{"type": "text", "text": text}}})
@@ -423,7 +443,9 @@ func (a *Agent) closeInterruptedRuns() error {
 func (a *Agent) sweep() (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return expire(a.db, a.now(), a.maxAge, func(id string) bool { return a.sessions[id] != nil })
+	n, err := expire(a.db, a.now(), a.maxAge, func(id string) bool { return a.sessions[id] != nil })
+	a.sessionsGone(n)
+	return n, err
 }
 
 // sweeper sweeps hourly until Close.

@@ -292,6 +292,15 @@ func runningSessions(db *bolt.DB) ([]string, error) {
 	return ids, err
 }
 
+// countSessions counts the sessions of the data file.
+func countSessions(db *bolt.DB) (int, error) {
+	n := 0
+	err := db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSessions).ForEachBucket(func([]byte) error { n++; return nil })
+	})
+	return n, err
+}
+
 // expire deletes the sessions unused for maxAge, except those keep names,
 // and leaves a tombstone for each, which itself goes after another maxAge.
 // It returns how many sessions it deleted.

@@ -111,6 +111,8 @@ func errorKind(err error) string {
 		return "session_full"
 	case errors.Is(err, ErrClosed), errors.Is(err, ErrStorage):
 		return "unavailable"
+	case errors.Is(err, ErrTooManySessions):
+		return "too_many_sessions"
 	}
 	return "invalid_request"
 }
@@ -164,7 +166,7 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 		return
 	}
 	defer s.Detach()
-	if err := h.Agent.HandleFrom(s, owner, f); err != nil {
+	if err := h.Agent.HandleFrom(s, Caller{Owner: owner, Client: ClientOf(r)}, f); err != nil {
 		code := http.StatusBadRequest
 		switch {
 		case errors.Is(err, ErrBusy):
@@ -173,6 +175,8 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 			code = http.StatusRequestEntityTooLarge
 		case errors.Is(err, ErrClosed), errors.Is(err, ErrStorage):
 			code = http.StatusServiceUnavailable
+		case errors.Is(err, ErrTooManySessions):
+			code = http.StatusTooManyRequests
 		}
 		apiError(w, code, errorKind(err), err.Error())
 		return

@@ -273,7 +273,7 @@ func TestListOrderAndRunning(t *testing.T) {
 	send := func(id, text string) {
 		s, err := a.Attach(id)
 		require.NoError(t, err)
-		require.NoError(t, a.HandleFrom(s, owner, message(text)))
+		require.NoError(t, a.HandleFrom(s, Caller{Owner: owner}, message(text)))
 		if text != "/gated" {
 			settle(t, s)
 		}
@@ -423,7 +423,7 @@ func TestListIgnoresSessionsWithoutMessages(t *testing.T) {
 	a := newTestAgent(t)
 	owner := ownerHash(newOwnerToken())
 	s := attach(t, a, "empty")
-	require.NoError(t, a.HandleFrom(s, owner, frame(`{"type":"stop"}`)))
+	require.NoError(t, a.HandleFrom(s, Caller{Owner: owner}, frame(`{"type":"stop"}`)))
 	l, err := a.List(owner)
 	require.NoError(t, err)
 	assert.Empty(t, l.Sessions)

@@ -42,12 +42,12 @@ type Session struct {
 	agent *Agent
 
 	mu      sync.Mutex
-	stored  *sync.Cond        // signalled when durable grows
-	store   *state.Store      // every event emitted, stored or not
-	count   int               // events in the log: the newest id
-	bytes   int64             // their size
-	durable int               // events stored and sent: ids 1..durable
-	pending [][]byte          // events durable+1..count, on their way to the file
+	stored  *sync.Cond   // signalled when durable grows
+	store   *state.Store // every event emitted, stored or not
+	count   int          // events in the log: the newest id
+	bytes   int64        // their size
+	durable int          // events stored and sent: ids 1..durable
+	pending [][]byte     // events durable+1..count, on their way to the file
 	// announced counts the pending events sent to subscribers before they
 	// were stored: those that close a run when the file cannot be written
 	// (storage.go).

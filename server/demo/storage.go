@@ -126,6 +126,9 @@ func (s *Session) rollBackLocked() {
 	}
 	s.pending = keep
 	s.count = s.durable + len(keep)
+	if s.count == 0 && !s.inFile {
+		s.agent.sessionsGone(1) // its first message is gone: it was never made
+	}
 	st := state.New(state.Options{})
 	if s.durable > 0 {
 		stored, err := readEvents(s.agent.db, s.ID, 0, s.durable)

@@ -129,7 +129,9 @@ func TestFullDiskEndsTheRunAndRefusesNewWork(t *testing.T) {
 	wsSend(t, ctx, c, `{"command_id":"c3","type":"user_message","content":"/error"}`)
 	read(func() bool { return results["c3"] != nil })
 	assert.Equal(t, true, results["c3"]["ok"])
-	read(func() bool { return viewer.Status() == state.StatusError && viewer.LastEventID().String() != strconv.Itoa(n) })
+	read(func() bool {
+		return viewer.Status() == state.StatusError && viewer.LastEventID().String() != strconv.Itoa(n)
+	})
 	assert.Zero(t, viewer.SkippedCount())
 	users := 0
 	for _, it := range viewer.Items() {
@@ -230,7 +232,9 @@ func TestFullDiskOnTmpfs(t *testing.T) {
 	require.NoError(t, os.WriteFile(filler, make([]byte, int64(fs.Bavail)*fs.Bsize-24<<10), 0o600))
 
 	require.NoError(t, handleWithin(t, a, s, "/long"))
-	st := collect(t, s, "", func(st *state.Store) bool { return st.Status() != state.StatusRunning && st.Status() != state.StatusIdle })
+	st := collect(t, s, "", func(st *state.Store) bool {
+		return st.Status() != state.StatusRunning && st.Status() != state.StatusIdle
+	})
 	assert.Equal(t, state.StatusError, st.Status())
 	assert.Contains(t, lastError(st), "disk is full")
 	err = handleWithin(t, a, s, "/error")

@@ -24,6 +24,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 		return // Accept wrote the error (a bad origin is refused here)
 	}
 	c.SetReadLimit(MaxFrameBytes)
+	client := ClientOf(r)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	write := func(b []byte) {
@@ -69,7 +70,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 			}
 			continue
 		}
-		err = h.Agent.HandleFrom(s, owner, f)
+		err = h.Agent.HandleFrom(s, Caller{Owner: owner, Client: client}, f)
 		switch {
 		case meta.CommandID != "":
 			write(commandResult(meta.CommandID, err))
