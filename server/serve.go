@@ -31,6 +31,8 @@ func serve(args []string) int {
 	protocol := fs.String("protocol", "stepwise", "what -backend speaks: stepwise (PROTOCOL.md), ag-ui (an AG-UI agent) or ai-sdk (an AI SDK chat route)")
 	dataFile := fs.String("data", "stepwise.db", "the demo agent's data `file` (bbolt): its sessions survive restarts")
 	maxAge := fs.Duration("max-age", demo.DefaultMaxAge, "delete a demo session unused this `long`")
+	maxSessions := fs.Int("max-sessions", demo.DefaultMaxSessions, "the demo sessions the data file may hold; new ones are refused beyond (0: no limit)")
+	clientSessions := fs.Int("client-sessions-per-hour", demo.DefaultClientSessionsPerHour, "new demo sessions one client (IP address) may start per hour (0: no limit)")
 	env := map[string]string{}
 	clientSetting := func(name, key, usage string) {
 		fs.Func(name, usage, func(v string) error { env[key] = v; return nil })
@@ -73,7 +75,7 @@ func serve(args []string) int {
 			return 2
 		}
 	} else {
-		agent, err := demo.Open(*dataFile, scenarios, demo.Options{MaxAge: *maxAge})
+		agent, err := demo.Open(*dataFile, scenarios, demo.Options{MaxAge: *maxAge, MaxSessions: *maxSessions, ClientSessionsPerHour: *clientSessions})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stepwise:", err)
 			return 1
