@@ -32,6 +32,8 @@ func serve(args []string) int {
 	dataFile := fs.String("data", "stepwise.db", "the demo agent's data `file` (bbolt): its sessions survive restarts")
 	maxAge := fs.Duration("max-age", demo.DefaultMaxAge, "delete a demo session unused this `long`")
 	maxSessions := fs.Int("max-sessions", demo.DefaultMaxSessions, "the demo sessions the data file may hold; new ones are refused beyond (0: no limit)")
+	sessionStreams := fs.Int("max-streams-per-session", demo.DefaultMaxStreamsPerSession, "open streams (WebSocket, SSE) one demo session may have (0: no limit)")
+	clientStreams := fs.Int("max-streams-per-client", demo.DefaultMaxStreamsPerClient, "open demo streams one client (IP address) may have (0: no limit)")
 	clientSessions := fs.Int("client-sessions-per-hour", demo.DefaultClientSessionsPerHour, "new demo sessions one client (IP address) may start per hour (0: no limit)")
 	env := map[string]string{}
 	clientSetting := func(name, key, usage string) {
@@ -81,7 +83,7 @@ func serve(args []string) int {
 			return 1
 		}
 		defer agent.Close()
-		api = &demo.Handler{Agent: agent}
+		api = &demo.Handler{Agent: agent, MaxStreamsPerSession: *sessionStreams, MaxStreamsPerClient: *clientStreams}
 	}
 	handler, err := site.New(site.Config{
 		WebDir:         *webDir,

@@ -64,6 +64,9 @@ type Agent struct {
 	mu       sync.Mutex
 	sessions map[string]*Session // the sessions in memory
 
+	// backlogHeld is the size of the backlog pieces subscribers hold.
+	backlogHeld atomic.Int64
+
 	lmu    sync.Mutex // guards limits; taken last
 	limits sessionLimits
 	closed atomic.Bool

@@ -68,8 +68,9 @@ func TestResumeAfterIDHasNoGapNoOverlap(t *testing.T) {
 	require.NoError(t, err)
 	sub.Cancel()
 	require.Nil(t, sub.Reset)
-	require.Len(t, sub.Backlog, len(events)-10)
-	for _, ev := range sub.Backlog {
+	backlog := backlogOf(t, sub)
+	require.Len(t, backlog, len(events)-10)
+	for _, ev := range backlog {
 		part.ApplyJSON(ev)
 	}
 	a1, _ := json.Marshal(full.View())
@@ -88,7 +89,7 @@ func TestNegativeLastEventIDReplaysEverything(t *testing.T) {
 		require.NoError(t, err)
 		sub.Cancel()
 		assert.Nil(t, sub.Reset, last)
-		assert.Len(t, sub.Backlog, len(events), "last_event_id %s is before every id", last)
+		assert.Len(t, backlogOf(t, sub), len(events), "last_event_id %s is before every id", last)
 	}
 }
 

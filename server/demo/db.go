@@ -172,6 +172,30 @@ func readEvents(db *bolt.DB, id string, after, upto int) ([][]byte, error) {
 	return out, err
 }
 
+// readPiece returns the stored events from id first on, up to id last,
+// at most maxEvents of them and, past the first, maxBytes; and the id of
+// the last one it read.
+func readPiece(db *bolt.DB, id string, first, last, maxEvents, maxBytes int) (out [][]byte, lastRead int, err error) {
+	err = db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSessions).Bucket([]byte(id))
+		if b == nil || b.Bucket(bucketEvents) == nil {
+			return nil
+		}
+		c := b.Bucket(bucketEvents).Cursor()
+		end, size := eventKey(last), 0
+		for k, v := c.Seek(eventKey(first)); k != nil && bytes.Compare(k, end) <= 0; k, v = c.Next() {
+			if len(out) == maxEvents || (len(out) > 0 && size+len(v) > maxBytes) {
+				break
+			}
+			size += len(v)
+			out = append(out, storedEvent(v))
+			lastRead = int(binary.BigEndian.Uint64(k))
+		}
+		return nil
+	})
+	return out, lastRead, err
+}
+
 // batch is what one flush writes for one session: events first+0, first+1,
 // … and its meta.
 type batch struct {

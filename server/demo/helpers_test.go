@@ -69,7 +69,7 @@ func collect(t *testing.T, s *Session, last string, cond func(*state.Store) bool
 	sub, err := s.Subscribe(last)
 	require.NoError(t, err)
 	defer sub.Cancel()
-	for _, ev := range sub.Backlog {
+	for _, ev := range backlogOf(t, sub) {
 		st.ApplyJSON(ev)
 	}
 	deadline := time.After(20 * time.Second)
@@ -139,4 +139,19 @@ func storeOf(events [][]byte) *state.Store {
 		st.ApplyJSON(ev)
 	}
 	return st
+}
+
+// backlogOf reads a subscription's whole backlog.
+func backlogOf(t testing.TB, sub *Subscription) [][]byte {
+	t.Helper()
+	var all [][]byte
+	for {
+		piece, err := sub.NextBacklog()
+		require.NoError(t, err)
+		if piece == nil {
+			sub.release()
+			return all
+		}
+		all = append(all, piece...)
+	}
 }

@@ -39,6 +39,14 @@ type Handler struct {
 	DropRate float64
 	MaxDrops int64
 	drops    atomic.Int64
+
+	// MaxStreamsPerSession and MaxStreamsPerClient bound the streams
+	// (WebSockets and SSE) open on one session and from one client
+	// (ClientOf); one more is refused with 429 and the page retries with
+	// backoff. 0: no limit.
+	MaxStreamsPerSession int
+	MaxStreamsPerClient  int
+	streams              streamCounts
 }
 
 // Drops returns how many connections DropRate closed.
@@ -66,11 +74,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case endpoint == "history" && r.Method == http.MethodGet:
 		h.serveHistory(w, id)
 	case endpoint == "ws" && r.Method == http.MethodGet:
+		if !h.openStream(w, id, ClientOf(r)) {
+			return
+		}
+		defer h.closeStream(id, ClientOf(r))
 		// The upgrade's response carries the owner cookie: what this
 		// connection's messages create is the browser's (owner.go).
 		owner := claimOwner(w, r)
 		h.withSession(w, id, func(s *Session) { h.serveWS(w, r, s, owner) })
 	case endpoint == "events" && r.Method == http.MethodGet:
+		if !h.openStream(w, id, ClientOf(r)) {
+			return
+		}
+		defer h.closeStream(id, ClientOf(r))
 		h.withSession(w, id, func(s *Session) { h.serveSSE(w, r, s) })
 	case endpoint == "commands" && r.Method == http.MethodPost:
 		h.serveCommand(w, r, id)

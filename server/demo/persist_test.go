@@ -73,8 +73,9 @@ func TestInterruptedRunIsClosedOnOpen(t *testing.T) {
 	require.NoError(t, err)
 	sub.Cancel()
 	require.Nil(t, sub.Reset)
-	require.NotEmpty(t, sub.Backlog)
-	for _, ev := range sub.Backlog {
+	backlog := backlogOf(t, sub)
+	require.NotEmpty(t, backlog)
+	for _, ev := range backlog {
 		c := resumed.ApplyJSON(ev)
 		require.Equal(t, state.Applied, c.Outcome, "%s", ev)
 	}
@@ -208,7 +209,7 @@ func TestSessionsExpireByAge(t *testing.T) {
 	require.NoError(t, err)
 	sub.Cancel()
 	assert.Nil(t, sub.Reset)
-	assert.Equal(t, `"1"`, string(mustField(t, sub.Backlog[0], "event_id")))
+	assert.Equal(t, `"1"`, string(mustField(t, backlogOf(t, sub)[0], "event_id")))
 }
 
 func mustField(t *testing.T, ev []byte, name string) json.RawMessage {

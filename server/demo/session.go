@@ -188,15 +188,63 @@ func (s *Session) waitStored() error {
 	return nil
 }
 
-// Subscription is a session's stream from a client's last event id.
+// Subscription is a session's stream from a client's last event id: the
+// backlog (NextBacklog), then the live events.
 type Subscription struct {
 	// Reset, when not nil, is the reset frame to send first
 	// (docs/protocol-extensions.md#the-reset-frame): the client's id is
-	// beyond the log, and Backlog is empty.
-	Reset   []byte
-	Backlog [][]byte
-	Live    <-chan []byte // closed when the subscriber fell behind
-	Cancel  func()
+	// beyond the log, and the backlog is empty.
+	Reset []byte
+	Live  <-chan []byte // closed when the subscriber fell behind
+	// Cancel ends the subscription and lets go of the backlog piece held.
+	Cancel func()
+
+	s        *Session
+	next     int      // the backlog's next event id to read from the file
+	stored   int      // the last one there
+	unstored [][]byte // then these, sent unstored (storage.go)
+	held     int64    // the size of the piece NextBacklog returned last
+}
+
+// Backlog pieces: a subscriber holds one at a time, so a thousand of them
+// on long logs hold a thousand pieces, never a thousand logs.
+const (
+	backlogPieceEvents = 256
+	backlogPieceBytes  = 256 << 10
+)
+
+// NextBacklog returns the next piece of the backlog, read from the data
+// file, or nil once it is all given. The piece it returned before is let
+// go of.
+func (sub *Subscription) NextBacklog() ([][]byte, error) {
+	sub.release()
+	var piece [][]byte
+	if sub.next <= sub.stored {
+		var last int
+		var err error
+		if piece, last, err = readPiece(sub.s.agent.db, sub.s.ID, sub.next, sub.stored, backlogPieceEvents, backlogPieceBytes); err != nil {
+			return nil, err
+		}
+		sub.next = last + 1
+		if len(piece) == 0 {
+			// The file has fewer events than the session counts (it was
+			// damaged): what it has is all there is.
+			sub.next = sub.stored + 1
+		}
+	}
+	if len(piece) == 0 {
+		piece, sub.unstored = sub.unstored, nil
+	}
+	for _, ev := range piece {
+		sub.held += int64(len(ev))
+	}
+	sub.s.agent.backlogHeld.Add(sub.held)
+	return piece, nil
+}
+
+func (sub *Subscription) release() {
+	sub.s.agent.backlogHeld.Add(-sub.held)
+	sub.held = 0
 }
 
 // Subscribe returns the events after the client's last event id, then the
@@ -228,6 +276,7 @@ func (s *Session) Subscribe(lastEventID string) (*Subscription, error) {
 	s.mu.Unlock()
 	sub.Live = ch
 	sub.Cancel = func() {
+		sub.release()
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if _, ok := s.subs[ch]; ok {
@@ -235,13 +284,9 @@ func (s *Session) Subscribe(lastEventID string) (*Subscription, error) {
 			close(ch)
 		}
 	}
-	// Events up to upto are stored and never change: read them unlocked.
-	backlog, err := readEvents(s.agent.db, s.ID, from, stored)
-	if err != nil {
-		sub.Cancel()
-		return nil, err
-	}
-	sub.Backlog = append(backlog, unstored...)
+	// Events up to stored are in the file and never change: NextBacklog
+	// reads them unlocked.
+	sub.s, sub.next, sub.stored, sub.unstored = s, from+1, stored, unstored
 	return sub, nil
 }
 

@@ -13,9 +13,18 @@ func pump(ctx context.Context, sub *Subscription, send func([]byte) bool, ping f
 	if sub.Reset != nil && !send(sub.Reset) {
 		return false
 	}
-	for _, ev := range sub.Backlog {
-		if !send(ev) {
-			return false
+	for {
+		piece, err := sub.NextBacklog()
+		if err != nil {
+			return false // the client resumes from what it has
+		}
+		if piece == nil {
+			break
+		}
+		for _, ev := range piece {
+			if !send(ev) {
+				return false
+			}
 		}
 	}
 	ticker := time.NewTicker(keepAlive)
