@@ -31,6 +31,7 @@ func serve(args []string) int {
 	protocol := fs.String("protocol", "stepwise", "what -backend speaks: stepwise (PROTOCOL.md), ag-ui (an AG-UI agent) or ai-sdk (an AI SDK chat route)")
 	dataFile := fs.String("data", "stepwise.db", "the demo agent's data `file` (bbolt): its sessions survive restarts")
 	maxAge := fs.Duration("max-age", demo.DefaultMaxAge, "delete a demo session unused this `long`")
+	setAside := fs.Bool("set-aside-damaged-data", false, "when the -data file is damaged, move it to FILE.damaged-TIME and start with an empty one")
 	maxSessions := fs.Int("max-sessions", demo.DefaultMaxSessions, "the demo sessions the data file may hold; new ones are refused beyond (0: no limit)")
 	sessionStreams := fs.Int("max-streams-per-session", demo.DefaultMaxStreamsPerSession, "open streams (WebSocket, SSE) one demo session may have (0: no limit)")
 	clientStreams := fs.Int("max-streams-per-client", demo.DefaultMaxStreamsPerClient, "open demo streams one client (IP address) may have (0: no limit)")
@@ -77,7 +78,13 @@ func serve(args []string) int {
 			return 2
 		}
 	} else {
-		agent, err := demo.Open(*dataFile, scenarios, demo.Options{MaxAge: *maxAge, MaxSessions: *maxSessions, ClientSessionsPerHour: *clientSessions})
+		agent, err := demo.Open(*dataFile, scenarios, demo.Options{MaxAge: *maxAge, MaxSessions: *maxSessions,
+			ClientSessionsPerHour: *clientSessions, SetAsideDamaged: *setAside})
+		var damaged *demo.DamagedError
+		if errors.As(err, &damaged) {
+			fmt.Fprintf(os.Stderr, "stepwise: %v\nIts conversations cannot be read. To start anew, keeping it aside as %s.damaged-TIME, run again with -set-aside-damaged-data.\n", err, damaged.Path)
+			return 1
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stepwise:", err)
 			return 1

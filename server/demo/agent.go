@@ -35,6 +35,10 @@ type Options struct {
 	// ClientSessionsPerHour bounds the new sessions one client (ClientOf)
 	// starts in an hour. 0: no limit.
 	ClientSessionsPerHour int
+	// SetAsideDamaged moves a damaged data file (DamagedError) out of the
+	// way, to PATH.damaged-TIME, and starts with an empty one; without it
+	// Open fails with the DamagedError.
+	SetAsideDamaged bool
 
 	// Tests: a writer in front of the data file's, and how often a failed
 	// write is tried again (storageRetry when 0).
@@ -86,12 +90,26 @@ type Agent struct {
 // Open opens (or creates) the data file at path and returns an agent that
 // plays these scenarios. Runs the file shows as still running (the server
 // stopped in the middle of them) are closed first
-// (docs/protocol-extensions.md#the-demo-agent).
-func Open(path string, sc Scenarios, opts Options) (*Agent, error) {
+// (docs/protocol-extensions.md#the-demo-agent). A damaged data file is a
+// DamagedError, unless Options.SetAsideDamaged.
+func Open(path string, sc Scenarios, opts Options) (_ *Agent, err error) {
 	db, readOnly, err := openDB(path)
+	var damaged *DamagedError
+	if errors.As(err, &damaged) && opts.SetAsideDamaged {
+		if _, err := setAside(path, time.Now()); err != nil {
+			return nil, fmt.Errorf("data file %s: %w", path, err)
+		}
+		db, readOnly, err = openDB(path)
+	}
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if p := recover(); p != nil { // a page of the file bbolt cannot read
+			db.Close()
+			err = &DamagedError{path, fmt.Errorf("%v", p)}
+		}
+	}()
 	a := &Agent{
 		scenarios:  sc,
 		maxAge:     opts.MaxAge,

@@ -67,6 +67,10 @@ func eventKey(id int) []byte {
 // needs but cannot be written (a full disk) opens, with readOnly saying
 // why.
 func openDB(path string) (db *bolt.DB, readOnly, err error) {
+	if err := checkDataFile(path); err != nil {
+		return nil, nil, err
+	}
+	defer recoverDamage(path, &err)
 	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		if err == bolt.ErrTimeout {
