@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -31,6 +32,7 @@ func serve(args []string) int {
 	protocol := fs.String("protocol", "stepwise", "what -backend speaks: stepwise (PROTOCOL.md), ag-ui (an AG-UI agent) or ai-sdk (an AI SDK chat route)")
 	dataFile := fs.String("data", "stepwise.db", "the demo agent's data `file` (bbolt): its sessions survive restarts")
 	maxAge := fs.Duration("max-age", demo.DefaultMaxAge, "delete a demo session unused this `long`")
+	allowedHosts := fs.String("allowed-hosts", "", "comma-separated host `names` the server answers to besides IP addresses and localhost (*.example.com: its subdomains; *: any); -addr's name is one, and so is this machine's name when -addr is not loopback")
 	setAside := fs.Bool("set-aside-damaged-data", false, "when the -data file is damaged, move it to FILE.damaged-TIME and start with an empty one")
 	maxSessions := fs.Int("max-sessions", demo.DefaultMaxSessions, "the demo sessions the data file may hold; new ones are refused beyond (0: no limit)")
 	sessionStreams := fs.Int("max-streams-per-session", demo.DefaultMaxStreamsPerSession, "open streams (WebSocket, SSE) one demo session may have (0: no limit)")
@@ -98,6 +100,7 @@ func serve(args []string) int {
 		Scenarios:      scenarios,
 		API:            api,
 		Env:            env,
+		AllowedHosts:   hostNames(*addr, *allowedHosts, os.Hostname),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
@@ -135,6 +138,35 @@ func serve(args []string) int {
 		}
 	}
 	return 0
+}
+
+// hostNames are the names the server answers to (site.Config.AllowedHosts)
+// besides IP addresses and localhost: those of -allowed-hosts, -addr's
+// name, and, when -addr listens beyond loopback (":8080", "0.0.0.0:8080", a
+// LAN address), this machine's name, as a LAN visitor would type it
+// (a page on a rebinding name never has this machine's name).
+func hostNames(addr, flag string, hostname func() (string, error)) []string {
+	var names []string
+	for _, n := range strings.Split(flag, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	ip, ipErr := netip.ParseAddr(strings.Trim(host, "[]"))
+	switch {
+	case host == "localhost" || (ipErr == nil && ip.IsLoopback()):
+		return names
+	case host != "" && ipErr != nil:
+		names = append(names, host)
+	}
+	if name, err := hostname(); err == nil && name != "" {
+		names = append(names, name, name+".local")
+	}
+	return names
 }
 
 // timeouts are the server's connection timeouts.

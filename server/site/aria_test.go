@@ -47,7 +47,7 @@ func TestARIAValues(t *testing.T) {
 func TestPageHasARIAValues(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
-	handler, err := New(Config{WebDir: dir})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir})
 	require.NoError(t, err)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/?lang=en", nil)

@@ -19,7 +19,7 @@ import (
 func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
-	handler, err := New(Config{WebDir: dir})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	defer srv.Close()

@@ -30,7 +30,7 @@ func TestAPIAddsToThePageHeader(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
 	api := &headerAPI{Handler: http.NotFoundHandler()}
-	handler, err := New(Config{WebDir: dir, API: api})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir, API: api})
 	require.NoError(t, err)
 
 	page := httptest.NewRecorder()
@@ -56,7 +56,7 @@ func TestAPIAddsToThePageHeader(t *testing.T) {
 	assert.Equal(t, 2, api.calls, "called for pages only")
 
 	// An API without one changes nothing.
-	plain, err := New(Config{WebDir: dir, API: http.NotFoundHandler()})
+	plain, err := New(Config{AllowedHosts: testHosts, WebDir: dir, API: http.NotFoundHandler()})
 	require.NoError(t, err)
 	rec := httptest.NewRecorder()
 	plain.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))

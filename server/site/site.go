@@ -33,6 +33,9 @@ type Config struct {
 	// Scenarios are served as event streams at /scenarios/NAME.jsonl, for
 	// the replay page mode.
 	Scenarios demo.Scenarios
+	// AllowedHosts are the names the site answers to besides IP addresses
+	// and localhost (hosts.go): "name", "*.domain", or "*" for any.
+	AllowedHosts []string
 }
 
 // New returns the site's handler. It fails when app.wasm is missing.
@@ -102,7 +105,7 @@ func New(cfg Config) (http.Handler, error) {
 		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
 	}
 	mux.Handle("/", preloadWasm(servePage(inReadersLanguage(h), cfg.API)))
-	return securityHeaders(cfg, compressText(mux)), nil
+	return allowedHostsOnly(cfg.AllowedHosts, securityHeaders(cfg, compressText(mux))), nil
 }
 
 // inReadersLanguage hands the prerender the reader's language when the URL

@@ -25,7 +25,7 @@ func TestVersionFollowsWhatPagesReceive(t *testing.T) {
 	write("stepwise.css", "body { color: black }")
 	type deploy struct{ worker, cssETag string }
 	serve := func(env map[string]string) deploy {
-		handler, err := New(Config{WebDir: dir, Env: env})
+		handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir, Env: env})
 		require.NoError(t, err)
 		get := func(path string) *httptest.ResponseRecorder {
 			rec := httptest.NewRecorder()
@@ -48,7 +48,7 @@ func TestVersionFollowsWhatPagesReceive(t *testing.T) {
 	assert.NotEqual(t, first.worker, restyled.worker, "a new stylesheet: a new service worker")
 	assert.NotEqual(t, first.cssETag, restyled.cssETag)
 	// A browser holding the old stylesheet gets the new one, not a 304.
-	handler, err := New(Config{WebDir: dir})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir})
 	require.NoError(t, err)
 	req := httptest.NewRequest(http.MethodGet, "/web/stepwise.css", nil)
 	req.Header.Set("If-None-Match", first.cssETag)

@@ -82,7 +82,7 @@ func TestMakeBrotliIsServed(t *testing.T) {
 	out, err := exec.Command("make", "-C", "../..", "--no-print-directory", "compress-wasm", "WASM="+wasm).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 
-	handler, err := New(Config{WebDir: dir})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	defer srv.Close()
@@ -109,7 +109,7 @@ func TestNoDirectoryListings(t *testing.T) {
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "icons"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "icons", "icon-192.png"), []byte("png"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "stepwise.css"), []byte("body{}"), 0o644))
-	handler, err := New(Config{WebDir: dir})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	defer srv.Close()

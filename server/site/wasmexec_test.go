@@ -31,7 +31,7 @@ func TestWasmExecPatchKeepsStrings(t *testing.T) {
 
 	site := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(site, "app.wasm"), []byte("\x00asm"), 0o644))
-	handler, err := New(Config{WebDir: site})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: site})
 	require.NoError(t, err)
 	script := func(h http.Handler) string {
 		rec := httptest.NewRecorder()
