@@ -32,20 +32,27 @@ type remoteSessions interface {
 const maxRemoteSessions = 500
 
 // decodeSessionList reads a list answer. Backend text is not trusted:
-// invalid ids are dropped and titles cut as the sidebar's own.
+// an entry that cannot be read (a bad created_at) is skipped, not the
+// list; invalid ids are dropped and titles cut as the sidebar's own.
 func decodeSessionList(body []byte) (wire.SessionList, error) {
-	var in, out wire.SessionList
+	var in struct {
+		Sessions []json.RawMessage `json:"sessions"`
+		Gone     []json.RawMessage `json:"gone"`
+	}
+	var out wire.SessionList
 	if err := json.Unmarshal(body, &in); err != nil {
 		return wire.SessionList{}, err
 	}
-	for _, s := range in.Sessions {
-		if wire.ValidSessionID(s.ID) && len(out.Sessions) < maxRemoteSessions {
+	for _, raw := range in.Sessions {
+		var s wire.SessionSummary
+		if json.Unmarshal(raw, &s) == nil && wire.ValidSessionID(s.ID) && len(out.Sessions) < maxRemoteSessions {
 			s.Title = TitleFromMessage(s.Title)
 			out.Sessions = append(out.Sessions, s)
 		}
 	}
-	for _, id := range in.Gone {
-		if wire.ValidSessionID(id) && len(out.Gone) < maxRemoteSessions {
+	for _, raw := range in.Gone {
+		var id string
+		if json.Unmarshal(raw, &id) == nil && wire.ValidSessionID(id) && len(out.Gone) < maxRemoteSessions {
 			out.Gone = append(out.Gone, id)
 		}
 	}

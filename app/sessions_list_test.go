@@ -35,6 +35,25 @@ func TestDecodeSessionListDistrustsTheBackend(t *testing.T) {
 	assert.Empty(t, l.Sessions)
 }
 
+// One malformed entry (a bad created_at, a title that is not a string,
+// an entry that is not an object) is skipped; the others are kept.
+func TestDecodeSessionListSkipsMalformedEntries(t *testing.T) {
+	l, err := decodeSessionList([]byte(`{"sessions":[
+		{"id":"a","title":"first","created_at":"2026-01-01T10:00:00Z"},
+		{"id":"b","title":"bad time","created_at":"yesterday"},
+		{"id":"c","title":7},
+		"d",
+		{"id":"e","title":"last","updated_at":"2026-01-02T10:00:00Z"}],
+		"gone":["g1", 42, {"id":"g2"}, "g3"]}`))
+	require.NoError(t, err)
+	var ids []string
+	for _, s := range l.Sessions {
+		ids = append(ids, s.ID)
+	}
+	assert.Equal(t, []string{"a", "e"}, ids)
+	assert.Equal(t, []string{"g1", "g3"}, l.Gone)
+}
+
 func TestMergeRemote(t *testing.T) {
 	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	local := []Conversation{
