@@ -129,6 +129,8 @@ func errorKind(err error) string {
 		return "unavailable"
 	case errors.Is(err, ErrTooManySessions):
 		return "too_many_sessions"
+	case errors.Is(err, errTooLarge):
+		return "too_large"
 	}
 	return "invalid_request"
 }
@@ -160,7 +162,7 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		apiError(w, http.StatusRequestEntityTooLarge, "invalid_request", "the command is larger than 64 KiB")
+		apiError(w, http.StatusRequestEntityTooLarge, "too_large", errTooLarge.Error())
 		return
 	case err != nil:
 		apiError(w, http.StatusBadRequest, "invalid_request", "the command could not be read")

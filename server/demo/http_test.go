@@ -59,9 +59,10 @@ func TestWebSocketEndToEnd(t *testing.T) {
 	}
 	assert.Zero(t, st.SkippedCount())
 
-	// An oversized frame closes that connection with 1009; others go on.
-	big := `{"type":"user_message","content":"` + strings.Repeat("x", MaxFrameBytes) + `"}`
-	c.Write(ctx, websocket.MessageText, []byte(big))
+	// A frame of over a megabyte closes that connection with 1009 (one
+	// over 64 KiB is refused: TestOversizedFrameIsRefused); others go on.
+	huge := `{"type":"user_message","content":"` + strings.Repeat("x", maxDrainBytes) + `"}`
+	c.Write(ctx, websocket.MessageText, []byte(huge))
 	_, _, err := c.Read(ctx)
 	assert.Equal(t, websocket.StatusMessageTooBig, websocket.CloseStatus(err))
 
@@ -305,4 +306,55 @@ func mustAtoi(t *testing.T, s string) int {
 	n, err := strconv.Atoi(s)
 	require.NoError(t, err)
 	return n
+}
+
+// A frame over 64 KiB is refused, not the connection: a command_result
+// when its command_id comes first (as the page sends it), an error frame
+// otherwise; the connection goes on, and the POST refuses the same way.
+func TestOversizedFrameIsRefused(t *testing.T) {
+	a := newTestAgent(t)
+	srv := httptest.NewServer(&Handler{Agent: a})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := wsDial(t, ctx, srv, "big")
+	text := strings.Repeat("x", MaxFrameBytes)
+	wsSend(t, ctx, c, `{"command_id":"c1","type":"user_message","content":"`+text+`"}`)
+	res := wsRead(t, ctx, c)
+	assert.Equal(t, "c1", res["command_id"])
+	assert.Equal(t, false, res["ok"])
+	assert.Equal(t, "too_large", res["error"].(map[string]any)["type"])
+	assert.Contains(t, res["error"].(map[string]any)["message"], "64 KiB")
+	wsSend(t, ctx, c, `{"type":"user_message","content":"`+text+`","command_id":"c2"}`)
+	ev := wsRead(t, ctx, c)
+	assert.Equal(t, "error", ev["type"], "a command_id after the text is not read")
+	assert.Equal(t, "too_large", ev["error"].(map[string]any)["type"])
+	wsSend(t, ctx, c, `{"command_id":"c3","type":"user_message","content":"/error"}`)
+	assert.Equal(t, map[string]any{"type": "command_result", "command_id": "c3", "ok": true}, wsRead(t, ctx, c))
+	assert.Empty(t, func() []string {
+		var big []string
+		for _, ev := range mustEvents(t, a, "big") {
+			if len(ev) > MaxFrameBytes {
+				big = append(big, string(ev[:40]))
+			}
+		}
+		return big
+	}(), "nothing of the refused frames was kept")
+
+	code, body := postCommand(t, srv, "big", []byte(`{"type":"user_message","content":"`+text+`"}`))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, code)
+	assert.Equal(t, "too_large", body["error"].(map[string]any)["type"])
+}
+
+func TestLeadingCommandID(t *testing.T) {
+	for prefix, want := range map[string]string{
+		`{"command_id":"c1","type":"user_message","content":"xxx`: "c1",
+		`{"type":"stop","command_id":"c2","content":"xx`:          "c2",
+		`{"content":"xxxx`: "",
+		`{"command_id":7,`: "",
+		`[1,2`:             "",
+		``:                 "",
+	} {
+		assert.Equal(t, want, leadingCommandID([]byte(prefix)), prefix)
+	}
 }

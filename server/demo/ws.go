@@ -1,8 +1,11 @@
 package demo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"unicode/utf8"
@@ -23,7 +26,7 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 	if err != nil {
 		return // Accept wrote the error (a bad origin is refused here)
 	}
-	c.SetReadLimit(MaxFrameBytes)
+	c.SetReadLimit(maxDrainBytes)
 	client := ClientOf(r)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -34,13 +37,21 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request, s *Session, ow
 	}
 	subscribed := false
 	for {
-		_, data, err := c.Read(ctx)
+		data, tooBig, err := readFrame(ctx, c)
 		if err != nil {
 			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
 				return // the library closed with 1009: the client reports it
 			}
 			c.CloseNow()
 			return
+		}
+		if tooBig {
+			if id := leadingCommandID(data); id != "" {
+				write(commandResult(id, errTooLarge))
+			} else {
+				write(errorEvent("too_large", "A frame larger than 64 KiB was ignored."))
+			}
+			continue
 		}
 		var meta struct {
 			CommandID string `json:"command_id"`
@@ -134,4 +145,59 @@ func (h *Handler) stream(ctx context.Context, cancel context.CancelFunc, c *webs
 	if pump(ctx, sub, send, func() bool { return send([]byte(`{"type":"ping"}`)) }) {
 		c.Close(websocket.StatusTryAgainLater, "fell behind; resume")
 	}
+}
+
+// maxDrainBytes bounds a client frame the server reads to the end to
+// refuse it: a frame over MaxFrameBytes gets a refusal and the connection
+// goes on, one over this is closed with 1009 (status MessageTooBig).
+const maxDrainBytes = 1 << 20
+
+// errTooLarge refuses a frame over MaxFrameBytes.
+var errTooLarge = errors.New("the message is larger than 64 KiB: it was not sent")
+
+// readFrame reads a client frame. One over MaxFrameBytes is read to its
+// end but not kept: data is its first MaxFrameBytes, and tooBig is true.
+func readFrame(ctx context.Context, c *websocket.Conn) (data []byte, tooBig bool, err error) {
+	_, r, err := c.Reader(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	data, err = io.ReadAll(io.LimitReader(r, MaxFrameBytes+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if len(data) <= MaxFrameBytes {
+		return data, false, nil
+	}
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return nil, false, err
+	}
+	return data[:MaxFrameBytes], true, nil
+}
+
+// leadingCommandID reads the command_id of a frame cut short, when it
+// comes before the cut (the page's transport puts it first).
+func leadingCommandID(prefix []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if key == "command_id" {
+			var id string
+			if dec.Decode(&id) != nil {
+				return ""
+			}
+			return id
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
