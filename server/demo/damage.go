@@ -15,8 +15,8 @@ import (
 // A damaged data file (truncated, or with flipped bytes) makes bbolt panic
 // on the first page it cannot read, and opened for writing it reads every
 // page in a goroutine of its own (it rebuilds its free list so), where the
-// panic cannot be recovered: the server died with "assertion failed: Page
-// expected". So the file is read whole first, through a read-only handle,
+// panic cannot be recovered and kills the server ("assertion failed: Page
+// expected"). So the file is read whole first, through a read-only handle,
 // in a goroutine that turns a bad page or a fault on the mapped file into
 // an error. An empty file is damage too: bbolt would make it a new, empty
 // data file and every conversation would be gone without a word.
