@@ -91,7 +91,7 @@ func servedWasmExec(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	handler.ServeHTTP(rec, httptest.NewRequest("GET", "/wasm_exec.js", nil))
+	handler.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/wasm_exec.js", nil)) // a Host the site answers to
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "syscall/js.takeEvent") {
 		t.Fatalf("the site's wasm_exec.js: status %d, without syscall/js.takeEvent", rec.Code)
 	}

@@ -48,7 +48,11 @@ func relayWebSocket(target *url.URL, w http.ResponseWriter, r *http.Request) {
 	}
 	u.Path = strings.TrimSuffix(target.Path, "/") + r.URL.Path
 	u.RawPath = ""
-	u.RawQuery = r.URL.RawQuery
+	if target.RawQuery != "" && r.URL.RawQuery != "" { // as httputil's proxy joins them
+		u.RawQuery = target.RawQuery + "&" + r.URL.RawQuery
+	} else {
+		u.RawQuery = target.RawQuery + r.URL.RawQuery
+	}
 	header := http.Header{}
 	for _, k := range strings.Fields(relayForwardHeaders) {
 		if v := r.Header.Values(k); len(v) > 0 {
