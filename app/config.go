@@ -91,19 +91,23 @@ func DefaultConfig() Config {
 
 // The settings a deployment passes to every page (server flags, through
 // go-app's Env): backend paths, transport, agent name, favicon service.
+// They are named STEPWISE_PAGE_*: go-app also copies them into the
+// server's own environment (its prerender reads them there), where
+// STEPWISE_NAME sets the server's flag -name (server/envflags.go), and a
+// page setting must never read as a flag in a process started from it.
 const (
-	EnvHistoryPath    = "STEPWISE_HISTORY_PATH"
-	EnvWSPath         = "STEPWISE_WS_PATH"
-	EnvEventsPath     = "STEPWISE_EVENTS_PATH"
-	EnvCommandsPath   = "STEPWISE_COMMANDS_PATH"
-	EnvSessionsPath   = "STEPWISE_SESSIONS_PATH" // "off" for a backend without the list
-	EnvTransport      = "STEPWISE_TRANSPORT"
-	EnvAgentName      = "STEPWISE_AGENT_NAME"
-	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
-	EnvProtocol       = "STEPWISE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
-	EnvAgentPath      = "STEPWISE_AGENT_PATH"
-	EnvChatPath       = "STEPWISE_CHAT_PATH"
-	EnvScenarios      = "STEPWISE_SCENARIOS" // the demo's scenario names, comma-separated
+	EnvHistoryPath    = "STEPWISE_PAGE_HISTORY_PATH"
+	EnvWSPath         = "STEPWISE_PAGE_WS_PATH"
+	EnvEventsPath     = "STEPWISE_PAGE_EVENTS_PATH"
+	EnvCommandsPath   = "STEPWISE_PAGE_COMMANDS_PATH"
+	EnvSessionsPath   = "STEPWISE_PAGE_SESSIONS_PATH" // "off" for a backend without the list
+	EnvTransport      = "STEPWISE_PAGE_TRANSPORT"
+	EnvAgentName      = "STEPWISE_PAGE_AGENT_NAME"
+	EnvFaviconService = "STEPWISE_PAGE_FAVICON_SERVICE" // "off" turns the fallback off
+	EnvProtocol       = "STEPWISE_PAGE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
+	EnvAgentPath      = "STEPWISE_PAGE_AGENT_PATH"
+	EnvChatPath       = "STEPWISE_PAGE_CHAT_PATH"
+	EnvScenarios      = "STEPWISE_PAGE_SCENARIOS" // the demo's scenario names, comma-separated
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
