@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -119,8 +120,16 @@ func (l *Live) session(ctx context.Context) error {
 	}
 }
 
-// wsURL makes a path absolute on the page's origin, with ws: or wss:.
+// wsURL makes a path absolute on the page's origin, with ws: or wss:. An
+// absolute http(s) URL (an API on another origin, as a static build's)
+// keeps its host.
 func wsURL(path string) string {
+	if rest, ok := strings.CutPrefix(path, "https://"); ok {
+		return "wss://" + rest
+	}
+	if rest, ok := strings.CutPrefix(path, "http://"); ok {
+		return "ws://" + rest
+	}
 	loc := js.Global().Get("location")
 	scheme := "ws:"
 	if loc.Get("protocol").String() == "https:" {
