@@ -4,7 +4,10 @@
 // RunAgentInputSchema (400 when it does not parse) and every event it sends
 // with its EventSchema.
 //
-//   node agui-server.mjs --port 8124
+//   node agui-server.mjs --port 8124 [--host 0.0.0.0]
+//
+// It listens on 127.0.0.1 unless --host says otherwise (the compose example
+// runs it in a container of its own).
 //
 // Routes:
 //   POST /agent      runs the agent: RunAgentInput in, events out (SSE)
@@ -31,6 +34,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import { HttpAgent } from '@ag-ui/client';
 
 const port = Number(process.argv[process.argv.indexOf('--port') + 1] || 0);
+const host = process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : '127.0.0.1';
 
 let requests = [];
 let gate = deferred();
@@ -239,7 +243,7 @@ const server = http.createServer(async (req, res) => {
   }
 });
 
-server.listen(port, '127.0.0.1', () => {
+server.listen(port, host, () => {
   // The test reads the port from this line.
   console.log('listening on ' + server.address().port);
 });
