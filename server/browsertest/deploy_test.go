@@ -172,6 +172,7 @@ func TestBasePathBehindAReverseProxy(t *testing.T) {
 	}
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="stop"]`)))
 	p.waitJS(agentStatus+` === "stopped"`, 20*time.Second)
+	p.screens("deploy-base-path")
 	links := eval[[]string](p, `[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')).filter(h => h.startsWith('/') && !h.startsWith('/chat/'))`)
 	if len(links) > 0 {
 		t.Errorf("links outside /chat/: %q", links)
@@ -268,6 +269,7 @@ func TestStaticExportOnAnotherOrigin(t *testing.T) {
 	if v := eval[[]string](p, `window.__csp`); len(v) > 0 {
 		t.Errorf("CSP violations after F5: %q", v)
 	}
+	p.screens("deploy-static-export")
 	if csp := eval[string](p, `fetch("/app.js").then(r => r.headers.get("Content-Security-Policy"))`); !strings.Contains(csp, "connect-src 'self' "+apiOrigin+" ws://localhost:"+port) {
 		t.Errorf("the files' CSP: %q", csp)
 	}
@@ -396,6 +398,7 @@ func TestReplicasBehindARoundRobinProxy(t *testing.T) {
 		`{"type":"content_block_stop","index":3}`,
 		`{"type":"message_stop"}`)
 	p.waitJS(`[...document.querySelectorAll('[data-kind="text"]')].some(e => e.textContent.includes("VNM trades at 61,200."))`, 20*time.Second)
+	p.screens("deploy-replicas")
 	after, _ := rr.servedSince(mark, "/ws")
 	if len(after) == 0 || after[len(after)-1] != other {
 		t.Errorf("after F5 the stream went to %q, want the other replica %s", after, other)
