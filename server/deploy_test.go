@@ -327,7 +327,7 @@ func TestDeployFlagsRefuseContradictions(t *testing.T) {
 // The request log's writer keeps what the handlers behind it need: a
 // WebSocket hijacks (logged 101), an SSE stream flushes.
 func TestRequestLogKeepsStreamsWorking(t *testing.T) {
-	var logs bytes.Buffer
+	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
 	h := logRequests(logger, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/sse" {
@@ -365,6 +365,24 @@ func TestRequestLogKeepsStreamsWorking(t *testing.T) {
 	assert.Contains(t, logs.String(), `"path":"/ws","status":101`)
 	assert.Contains(t, logs.String(), `"path":"/sse","query":"token","status":200`)
 	assert.NotContains(t, logs.String(), "abc")
+}
+
+// syncBuffer is a buffer a server's handlers write while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func TestQueryKeys(t *testing.T) {
