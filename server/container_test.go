@@ -108,6 +108,41 @@ func makeTarget(t *testing.T, makefile, target string) (prereqs []string, recipe
 	return nil, nil
 }
 
+// buildRecipes returns the recipe lines target runs, with those of the
+// targets it depends on or makes with $(MAKE), recursively.
+func buildRecipes(makefile, target string, seen map[string]bool) []string {
+	if seen[target] {
+		return nil
+	}
+	seen[target] = true
+	var out []string
+	lines := strings.Split(makefile, "\n")
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, target+":")
+		if !ok || strings.HasPrefix(rest, "=") {
+			continue
+		}
+		var recipe []string
+		for _, r := range lines[i+1:] {
+			if !strings.HasPrefix(r, "\t") {
+				break
+			}
+			recipe = append(recipe, strings.TrimSpace(r))
+		}
+		out = append(out, recipe...)
+		deps := strings.Fields(rest)
+		for _, r := range recipe {
+			if _, after, ok := strings.Cut(r, "$(MAKE)"); ok {
+				deps = append(deps, strings.Fields(after)...)
+			}
+		}
+		for _, d := range deps {
+			out = append(out, buildRecipes(makefile, d, seen)...)
+		}
+	}
+	return out
+}
+
 // serverFlags are the server's flag names, from its own usage.
 func serverFlags(t *testing.T) map[string]bool {
 	t.Helper()
@@ -151,12 +186,8 @@ func TestDockerfileBuildsWhatMakeBuilds(t *testing.T) {
 		assert.NotContains(t, runs, step, "the Makefile's steps are not copied into the Dockerfile")
 	}
 	// The tools the build's recipes call that the golang image lacks.
-	var recipes []string
-	for _, target := range []string{"web/app.wasm", "bin/wasm/wasm.mod", "bin/wasmrt/overlay.json", "compress-wasm"} {
-		_, r := makeTarget(t, mk, target)
-		recipes = append(recipes, r...)
-	}
-	used := strings.Join(recipes, "\n")
+	used := strings.Join(buildRecipes(mk, "build", map[string]bool{}), "\n")
+	require.Contains(t, used, "-o $@ ./wasm", "the recipes of make build, through its prerequisites")
 	for _, tool := range []string{"patch", "brotli"} {
 		if regexp.MustCompile(`(^|[\s;(|&])` + tool + `\s`).MatchString(used) {
 			assert.Regexp(t, `apt-get install [^&]*\b`+tool+`\b`, runs, "the build stage installs %s, which make build calls", tool)
