@@ -385,7 +385,7 @@ func (s *Store) aguiTextStart(st *aguiState, id, role string) {
 
 func (s *Store) aguiTextAppend(st *aguiState, id, delta string) {
 	if b := st.content[id]; b != nil {
-		b.WriteString(delta)
+		growText(b, delta) // the conversation keeps what the page shows
 	}
 	t := st.texts[id]
 	if t == nil {
@@ -418,7 +418,7 @@ func (s *Store) aguiReasoningStart(st *aguiState, id string) {
 func (s *Store) aguiReasoningAppend(st *aguiState, id, delta string) {
 	st.reasoning[id].append(s, delta)
 	if b := st.content[id]; b != nil {
-		b.WriteString(delta)
+		growText(b, delta)
 	}
 }
 

@@ -144,7 +144,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 			t.stream = s.newStreamText()
 		}
 		t.stream.append(s, c.Delta)
-		t.buf.WriteString(c.Delta)
+		growText(&t.buf, c.Delta) // the conversation keeps what the page shows
 		return true
 	case "text-end":
 		t := st.texts[c.ID]
@@ -167,7 +167,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 			return false
 		}
 		t.stream.append(s, c.Delta)
-		t.buf.WriteString(c.Delta)
+		growText(&t.buf, c.Delta)
 		return true
 	case "reasoning-end":
 		t := st.reasoning[c.ID]

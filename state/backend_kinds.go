@@ -29,6 +29,9 @@ const (
 	// NoticeNotAStream: the backend answered, but not with an event stream
 	// (an HTML page, say); Detail is what it was.
 	NoticeNotAStream = "not_a_stream"
+	// NoticeTimedOut: the backend's stream brought nothing for too long
+	// and the page ended the run.
+	NoticeTimedOut = "timed_out"
 )
 
 // FormCard is an interrupt's form (BACKENDS.md section 2): fields built

@@ -51,6 +51,8 @@ type Item struct {
 
 	Text  string // user, text, thinking, error, activity content
 	Final bool   // text: is_final
+	// Cut: the text reached MaxItemText and what came after was dropped.
+	Cut bool
 	// ErrorType is an error item's error.type when the backend sent one
 	// (agent_restarted, overloaded_error...), so the page can say it in
 	// the reader's language.

@@ -460,8 +460,8 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		s.startText(ob, b, prevText, prevCited)
 	case "thinking":
 		it := s.newItem(KindThinking)
-		it.Text = b.Thinking
-		ob.text.WriteString(b.Thinking)
+		it.Cut = growText(&ob.text, b.Thinking)
+		it.Text = ob.text.String()
 		s.place(it)
 		ob.item = it
 	case "tool_use", "server_tool_use", "mcp_tool_use":
@@ -608,7 +608,9 @@ func (s *Store) appendText(ob *openBlock, text string) {
 	if text == "" {
 		return
 	}
-	ob.text.WriteString(text)
+	if growText(&ob.text, text) {
+		ob.item.Cut = true
+	}
 	ob.item.Text = ob.text.String()
 	if ob.cited {
 		s.movePassageEnd(ob)
@@ -743,7 +745,7 @@ func (s *Store) addUser(text string) {
 	s.dialectText = nil
 	s.endTurn()
 	it := s.newItem(KindUser)
-	it.Text = text
+	setText(it, text)
 	s.standalone(it)
 	s.brandPending = true
 	s.msgType = ""
