@@ -26,6 +26,11 @@ type agentEvents struct {
 	frames  func(frames [][]byte)       // one read's complete events
 	problem func(p *wire.StreamProblem) // the answer was not a stream
 	end     func(err error)             // the stream ended (err: how, if badly)
+	// silent: nothing came for Config.SilenceTimeout; the request was
+	// aborted.
+	silent func()
+	// dropped: an event larger than maxAgentEvent was skipped.
+	dropped func()
 }
 
 // conversationStore keeps conversations in the browser.
@@ -46,6 +51,7 @@ type agentRuntime struct {
 	convs      conversationStore
 	storageOff bool // the browser refused to keep conversations
 	saveQueued bool
+	paint      renderBudget // how often a streaming run is drawn
 }
 
 // saveDelay batches the saves of a streaming run.
@@ -100,13 +106,9 @@ func (c *Controller) agentBusy(ctx app.Context) bool {
 	return c.agent.stream != nil
 }
 
-// agentSend starts a run with the user's message.
+// agentSend starts a run with the user's message (sendText decided the
+// agent is free, and the request not too large).
 func (c *Controller) agentSend(ctx app.Context, text string) {
-	if c.agentBusy(ctx) {
-		c.notice = c.settings.T("send.busy")
-		c.draft = components.Draft{Text: text, Seq: c.draft.Seq + 1}
-		return
-	}
 	c.notice = ""
 	req := agentRunRequest(c.cfg, c.sess.Store, text)
 	c.afterApply(state.Changes{Status: true, Pending: true})
@@ -150,6 +152,7 @@ func (c *Controller) agentStop(ctx app.Context) {
 	}
 	c.afterApply(c.sess.Store.StopRun())
 	c.saveNow(ctx)
+	c.flushQueued(ctx)
 }
 
 // agentStart sends a request and applies its stream.
@@ -169,6 +172,7 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 		c.agent.stream = nil
 		c.sess.State = ConnOpen
 		c.saveNow(ctx)
+		c.flushQueued(ctx)
 	}
 	giveUp := func(detail string) {
 		c.sess.Store.EndUIResume()
@@ -177,7 +181,7 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 		}
 		finish()
 	}
-	c.agent.stream = startAgentRequest(ctx, req, agentEvents{
+	c.agent.stream = startAgentRequest(ctx, req, c.cfg.SilenceTimeout, agentEvents{
 		started: func() {
 			if current() && resume {
 				c.sess.State = ConnOpen
@@ -197,6 +201,21 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 				c.afterApply(c.sess.Apply(f))
 			}
 			c.scheduleSave(ctx)
+			c.paceAgentRender(ctx)
+			if c.sess.Store.Status() != state.StatusRunning {
+				c.flushQueued(ctx) // the run is over, its stream may linger
+			}
+		},
+		silent: func() {
+			if current() {
+				c.afterApply(c.sess.Store.EndStreamTimedOut())
+				finish()
+			}
+		},
+		dropped: func() {
+			if current() {
+				c.notice = c.settings.T("stream.oversized", components.FormatBytes(c.settings, maxAgentEvent))
+			}
 		},
 		problem: func(p *wire.StreamProblem) {
 			if !current() {
@@ -229,6 +248,35 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 			}
 			finish()
 		},
+	})
+}
+
+// paceAgentRender spaces the renders of a streaming run: after a render
+// that took d, the next waits 3d (drawing takes at most a quarter of the
+// time, whatever one item costs to draw), and what came meanwhile is
+// drawn then. A page kept busy drawing a huge growing answer could not
+// even take the click on Stop.
+func (c *Controller) paceAgentRender(ctx app.Context) {
+	now := time.Now()
+	if !c.agent.paint.due(now) {
+		ctx.PreventUpdate()
+		if wait, ok := c.agent.paint.schedule(now); ok {
+			ctx.After(wait, func(ctx app.Context) {
+				c.agent.paint.scheduled = false
+				c.measureRender(ctx, time.Now())
+			})
+		}
+		return
+	}
+	c.measureRender(ctx, now)
+}
+
+// measureRender records, after the render that follows, how long applying
+// and drawing took since start.
+func (c *Controller) measureRender(ctx app.Context, start time.Time) {
+	ctx.Defer(func(app.Context) {
+		end := time.Now()
+		c.agent.paint.rendered(end, end.Sub(start))
 	})
 }
 

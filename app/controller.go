@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -39,9 +38,12 @@ type Controller struct {
 	sess     *Session
 	embed    *embedBridge // set when the app runs embedded in another page
 
-	forms           components.Forms // replaced, never written into: it is a prop
-	draft           components.Draft
-	notice          string
+	forms  components.Forms // replaced, never written into: it is a prop
+	draft  components.Draft
+	notice string
+	outbox outbox // the messages sent that the conversation does not show yet (sending.go)
+	// noNetwork: the browser says it is offline (network_js.go).
+	noNetwork       bool
 	updateAvailable bool
 	sourcesOpen     bool
 	sourcesWidth    int
@@ -118,6 +120,10 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
 	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
 	ctx.Handle(components.ActionCopy, c.onCopy)
+	ctx.Handle(components.ActionRetryMessage, c.onRetryMessage)
+	ctx.Handle(components.ActionEditMessage, c.onEditMessage)
+	ctx.Handle(components.ActionRemoveMessage, c.onRemoveMessage)
+	ctx.Handle(components.ActionDismissNotice, c.onDismissNotice)
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
 	}
@@ -137,6 +143,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 		c.sess.ID = c.cfg.SessionID
 		keepSessionInURL(c.cfg.SessionID) // F5 and shared links reopen it
 	}
+	watchNetwork(ctx, c)
 	if c.cfg.AgentMode() {
 		startAgent(ctx, c)
 		return
@@ -161,6 +168,7 @@ func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes sta
 	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
 	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
+	c.matchEchoes(ctx)
 }
 
 // onReset: the server could not resume the stream
@@ -172,6 +180,7 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Sto
 	c.draw.forget()
 	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
 	c.scrollToEnd(ctx)
+	c.matchEchoes(ctx)
 }
 
 // applyFrame applies backend frames. go-app renders once per frame,
@@ -179,6 +188,7 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Sto
 func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 	before := chunkCount(len(c.sess.Store.Items()))
 	defer func() { c.draw.holdBack(before, chunkCount(len(c.sess.Store.Items()))) }()
+	echoed, wasRunning := false, c.sess.Store.Status() == state.StatusRunning
 	for _, f := range frames {
 		ch := c.sess.Apply(f)
 		c.afterApply(ch)
@@ -186,7 +196,13 @@ func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 			// A backend that replays its log as a stream (the demo agent)
 			// shows the first message here, not in the history.
 			c.noteHistory(ctx)
+			echoed = true
 		}
+	}
+	if echoed {
+		c.matchEchoes(ctx)
+	} else if wasRunning && c.sess.Store.Status() != state.StatusRunning {
+		c.flushQueued(ctx) // the run ended: what was queued goes out
 	}
 }
 
@@ -201,6 +217,20 @@ func hasUserMessage(items []*state.Item) bool {
 
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
 	c.sess.State = s
+}
+
+// onNetwork follows the browser's online and offline events.
+func (c *Controller) onNetwork(ctx app.Context, online bool) {
+	c.noNetwork = !online
+}
+
+// connection is the state the header shows: the browser's own word that
+// it is offline comes before the transport finds out.
+func (c *Controller) connection() ConnState {
+	if c.noNetwork && c.cfg.Replay == "" {
+		return ConnClosed
+	}
+	return c.sess.State
 }
 
 // afterApply follows what changed in the store: the embedding page is told
@@ -288,26 +318,6 @@ func (c *Controller) setForm(key string, update func(*components.FormState)) {
 
 // The actions components raise.
 
-func (c *Controller) onSend(ctx app.Context, a app.Action) {
-	text, _ := a.Value.(string)
-	if c.cfg.AgentMode() {
-		if t := strings.TrimSpace(text); t != "" {
-			c.agentSend(ctx, t)
-		}
-		return
-	}
-	cmd, err := c.sess.SendMessage(text)
-	switch {
-	case errors.Is(err, ErrEmptyMessage):
-	case err != nil:
-		c.refused(cmd, err)
-	default:
-		c.notice = ""
-		c.noteMessage(ctx, text)
-		c.scrollToEnd(ctx)
-	}
-}
-
 func (c *Controller) onStop(ctx app.Context, a app.Action) {
 	if c.cfg.AgentMode() {
 		c.agentStop(ctx)
@@ -358,27 +368,30 @@ func (c *Controller) onToggleSources(ctx app.Context, a app.Action) {
 	c.sourcesOpen = !c.sourcesOpen
 }
 
-// onResult brings a command's outcome back to what sent it. An accepted
-// form stays "sending" until the agent's answer resolves it.
+// onResult brings a command's outcome back to what sent it: a message's to
+// its place in the outbox; an accepted form stays "sending" until the
+// agent's answer resolves it.
 func (c *Controller) onResult(ctx app.Context, r Result) {
 	cmd, ok := c.sess.Outcome(r.CommandID)
-	if !ok || r.Err == nil {
+	if !ok {
 		return
 	}
-	c.refused(cmd, r.Err)
+	if cmd.Kind == CommandMessage {
+		c.messageOutcome(cmd, r.Err)
+		return
+	}
+	if r.Err != nil {
+		c.refused(cmd, r.Err)
+	}
 }
 
 // refused shows why a command was refused or not sent, where it was sent
-// from: the form, or the page's notice with the message back in the
-// composer.
+// from: the form, or the page's notice.
 func (c *Controller) refused(cmd Command, err error) {
 	msg := c.errorText(err)
 	switch cmd.Kind {
 	case CommandAnswer, CommandDecide:
 		c.setForm(cmd.Key, func(f *components.FormState) { f.Sending, f.Error = false, msg })
-	case CommandMessage:
-		c.notice = msg
-		c.draft = components.Draft{Text: cmd.Text, Seq: c.draft.Seq + 1}
 	default:
 		c.notice = msg
 	}
@@ -387,8 +400,14 @@ func (c *Controller) refused(cmd Command, err error) {
 // errorText says, in the UI language, why a command failed. A backend's
 // own message is shown as it is.
 func (c *Controller) errorText(err error) string {
-	if errors.Is(err, ErrOffline) {
+	var tooLarge *TooLargeError
+	switch {
+	case errors.Is(err, ErrOffline):
 		return c.settings.T("send.offline")
+	case errors.As(err, &tooLarge) && c.cfg.AgentMode():
+		return c.settings.T("send.conversation_too_large", components.FormatBytes(c.settings, tooLarge.Size), components.FormatBytes(c.settings, tooLarge.Limit))
+	case errors.As(err, &tooLarge):
+		return c.settings.T("send.message_too_large", components.FormatBytes(c.settings, tooLarge.Size), components.FormatBytes(c.settings, tooLarge.Limit))
 	}
 	return c.settings.T("send.failed", err.Error())
 }
@@ -409,9 +428,11 @@ func (c *Controller) scrollToEnd(ctx app.Context) {
 	})
 }
 
-// offline is true when a live page has lost its backend.
+// offline is true when a live page has lost its backend, or the browser
+// its network.
 func (c *Controller) offline() bool {
-	return c.cfg.Replay == "" && (c.sess.State == ConnReconnecting || c.sess.State == ConnClosed) && app.IsClient
+	return c.cfg.Replay == "" && app.IsClient &&
+		(c.noNetwork || c.sess.State == ConnReconnecting || c.sess.State == ConnClosed)
 }
 
 // Render draws the model with the views of package components.
@@ -423,11 +444,13 @@ func (c *Controller) Render() app.UI {
 		Items:           store.Items(),
 		Status:          store.Status(),
 		Sources:         store.Sources(),
-		Connection:      c.sess.State,
+		Connection:      c.connection(),
 		Forms:           c.forms,
 		Draft:           c.draft,
 		Notice:          c.notice,
 		Offline:         c.offline(),
+		NoNetwork:       c.noNetwork,
+		Outgoing:        c.outbox.view(c.offline()),
 		UpdateAvailable: c.updateAvailable,
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,

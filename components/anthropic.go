@@ -28,6 +28,7 @@ var noticeKeys = map[string]string{
 	state.NoticeStreamEnded:          "notice.stream_ended",
 	state.NoticeBackendError:         "notice.backend_error",
 	state.NoticeNotAStream:           "notice.not_a_stream",
+	state.NoticeTimedOut:             "notice.timed_out",
 }
 
 // noticeView is a notice item: a short line that says why the answer

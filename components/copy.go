@@ -91,6 +91,9 @@ func textItem(it *state.Item, s Settings, copied string, stream *mdStream) app.U
 	} else {
 		body = renderMarkdown(it.Text, marks, &mdCopy{item: it.Key, copied: copied, tr: s})
 	}
+	if it.Cut {
+		body = append(body, cutMark(s))
+	}
 	if strings.TrimSpace(it.Text) != "" {
 		body = append(body, app.Div().Class("answer-actions").Body(
 			copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s),

@@ -158,6 +158,7 @@ func (v *ThinkingView) Render() app.UI {
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("thinking-body").Text(v.Item.Text)
 		}),
+		app.If(v.Item.Cut, func() app.UI { return cutMark(v.Settings) }),
 	)
 }
 

@@ -27,8 +27,14 @@ type PageProps struct {
 
 	// Notice is an alert above the conversation (a send that failed, a
 	// replay that could not start); "" for none.
-	Notice          string
-	Offline         bool // a live page lost its backend
+	Notice  string
+	Offline bool // a live page lost its backend
+	// NoNetwork: the browser says it is offline (else, when Offline, the
+	// server does not answer).
+	NoNetwork bool
+	// Outgoing are the messages sent that the conversation does not show
+	// yet (components/sending.go), oldest first.
+	Outgoing        []Outgoing
 	UpdateAvailable bool
 	SourcesOpen     bool
 	SourcesWidth    int
@@ -138,12 +144,8 @@ func alerts(p PageProps) app.UI {
 				app.Button().Class("primary").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }).Text(s.T("update.reload")),
 			)
 		}),
-		app.If(p.Offline, func() app.UI {
-			return app.Div().Class("banner offline").Attr("role", "status").DataSet("testid", "offline").Text(s.T("offline.notice"))
-		}),
-		app.If(p.Notice != "", func() app.UI {
-			return app.Div().Class("notice").Attr("role", "alert").DataSet("testid", "notice").Text(p.Notice)
-		}),
+		app.If(p.Offline, func() app.UI { return offlineBanner(s, p.NoNetwork) }),
+		app.If(p.Notice != "", func() app.UI { return noticeBanner(s, p.Notice) }),
 	)
 }
 
@@ -198,7 +200,7 @@ func (b *Topbar) Render() app.UI {
 // conversation renders the items in chunks, or the empty state.
 func conversation(p PageProps) []app.UI {
 	items := p.Items
-	if len(items) == 0 {
+	if len(items) == 0 && len(p.Outgoing) == 0 {
 		if p.Starting && p.Resuming {
 			return nil
 		}
@@ -234,6 +236,7 @@ func conversation(p PageProps) []app.UI {
 	// (the reader at the end stayed where the new chunk began).
 	return []app.UI{
 		app.Div().Class("chunks").Body(chunks...),
+		outbox(p.Settings, p.Outgoing),
 		app.Div().Class("scroll-anchor").Aria("hidden", true),
 	}
 }
