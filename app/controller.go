@@ -42,6 +42,7 @@ type Controller struct {
 	draft  components.Draft
 	notice string
 	outbox outbox // the messages sent that the conversation does not show yet (sending.go)
+	conns  int    // the connections opened so far (sending.go)
 	// noNetwork: the browser says it is offline (network_js.go).
 	noNetwork       bool
 	updateAvailable bool
@@ -216,7 +217,9 @@ func hasUserMessage(items []*state.Item) bool {
 }
 
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
+	prev := c.sess.State
 	c.sess.State = s
+	c.connected(ctx, prev, s)
 }
 
 // onNetwork follows the browser's online and offline events.
@@ -377,7 +380,7 @@ func (c *Controller) onResult(ctx app.Context, r Result) {
 		return
 	}
 	if cmd.Kind == CommandMessage {
-		c.messageOutcome(cmd, r.Err)
+		c.messageOutcome(ctx, cmd, r.Err)
 		return
 	}
 	if r.Err != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"strings"
+	"time"
 
 	"stepwise/components"
 	"stepwise/state"
@@ -29,7 +30,18 @@ type outgoing struct {
 	components.Outgoing
 	command string // the command it last went out with; "" while never sent
 	after   int    // the conversation's user messages when it went out
+	// conn is the connection it goes out on (the controller counts the
+	// connections opened); accepted is when the backend accepted it.
+	conn     int
+	accepted time.Time
 }
+
+// echoWait is how long a message accepted by the backend holds the next
+// ones back while its echo has not come (a backend that does not echo
+// must not hold them for good); and how long, after a reconnection, a
+// message that went out on the lost connection may wait for the
+// backend's word before it is said not to be sent.
+const echoWait = 15 * time.Second
 
 // add puts a message at the end.
 func (o *outbox) add(text string, st components.OutgoingState) *outgoing {
@@ -72,14 +84,29 @@ func (o *outbox) remove(id int) (m outgoing, ok bool) {
 
 // inFlight is true while a message went out and its echo has not come:
 // the next one waits for it (and for the run it starts), so that
-// messages reach the agent one at a time, in order.
-func (o *outbox) inFlight() bool {
+// messages reach the agent one at a time, in order. An accepted message
+// holds the next ones back for echoWait at most.
+func (o *outbox) inFlight(now time.Time) bool {
 	for _, m := range o.list {
-		if m.State == components.OutgoingSending || m.State == components.OutgoingSent {
+		if m.State == components.OutgoingSending ||
+			(m.State == components.OutgoingSent && now.Sub(m.accepted) < echoWait) {
 			return true
 		}
 	}
 	return false
+}
+
+// unconfirmed are the messages still waiting for the backend's word that
+// went out on a connection before conn: the connection was lost, and
+// they may never have arrived.
+func (o *outbox) unconfirmed(conn int) []*outgoing {
+	var out []*outgoing
+	for i := range o.list {
+		if m := &o.list[i]; m.State == components.OutgoingSending && m.command != "" && m.conn < conn {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // hasQueued is true when a message waits for the run to end.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -69,7 +70,7 @@ func (c *Controller) busy(ctx app.Context) bool {
 	if c.cfg.AgentMode() {
 		return c.agentBusy(ctx)
 	}
-	return c.sess.Store.Status() == state.StatusRunning || c.outbox.inFlight()
+	return c.sess.Store.Status() == state.StatusRunning || c.outbox.inFlight(time.Now())
 }
 
 // sendNow sends a message the agent is free to take.
@@ -95,6 +96,10 @@ func (c *Controller) dispatchMessage(ctx app.Context, id int) {
 		return
 	}
 	m.State, m.Error, m.command = components.OutgoingSending, "", cmd.ID
+	m.conn = c.conns
+	if c.sess.State != ConnOpen {
+		m.conn++ // it waits for the next connection
+	}
 	c.notice = "" // what it said is over: a message went out
 	c.noteMessage(ctx, m.Text)
 	c.matchEchoes(ctx) // replay mode echoes at once
@@ -127,14 +132,16 @@ func (c *Controller) flushQueued(ctx app.Context) {
 // messageOutcome is the backend's verdict on a message: accepted (sent,
 // its echo to come), refused because a run is going on (queued again, for
 // that run's end), or refused (failed, with its reason and a retry).
-func (c *Controller) messageOutcome(cmd Command, err error) {
+func (c *Controller) messageOutcome(ctx app.Context, cmd Command, err error) {
 	m := c.outbox.byCommand(cmd.ID)
 	if m == nil {
 		return // its echo came first
 	}
 	if err == nil {
 		if m.State == components.OutgoingSending {
-			m.State = components.OutgoingSent
+			m.State, m.accepted = components.OutgoingSent, time.Now()
+			// A backend that never echoes holds the queue only so long.
+			later(ctx, echoWait, c.flushQueued)
 		}
 		return
 	}
@@ -145,6 +152,40 @@ func (c *Controller) messageOutcome(cmd Command, err error) {
 	}
 	m.State, m.Error = components.OutgoingFailed, c.reasonText(err)
 	c.announce.say(c.settings.T("outbox.failed", m.Error))
+}
+
+// connected follows the connection: each time it opens, the messages
+// that went out on the one before and have had no word from the backend
+// are said not to be sent if none comes within echoWait (the backlog the
+// new connection brings may still echo them).
+func (c *Controller) connected(ctx app.Context, prev, now ConnState) {
+	if now != ConnOpen || prev == ConnOpen {
+		return
+	}
+	c.conns++
+	conn := c.conns
+	later(ctx, echoWait, func(ctx app.Context) { c.expireUnconfirmed(ctx, conn) })
+}
+
+// later runs f on the UI goroutine after d, in the browser (the tests
+// call what it would run themselves).
+func later(ctx app.Context, d time.Duration, f func(app.Context)) {
+	if app.IsClient {
+		ctx.After(d, f)
+	}
+}
+
+// expireUnconfirmed fails the messages that went out on a connection
+// before conn and still have no word from the backend.
+func (c *Controller) expireUnconfirmed(ctx app.Context, conn int) {
+	stale := c.outbox.unconfirmed(conn)
+	for _, m := range stale {
+		m.State, m.Error = components.OutgoingFailed, c.settings.T("send.unconfirmed")
+	}
+	if len(stale) > 0 {
+		c.announce.say(c.settings.T("outbox.failed", c.settings.T("send.unconfirmed")))
+		c.flushQueued(ctx)
+	}
 }
 
 // onRetryMessage sends a failed message again (queued if the agent runs).

@@ -276,3 +276,41 @@ func TestRenderBudget(t *testing.T) {
 	b.rendered(t0, 2*time.Second)
 	assert.True(t, b.due(t0.Add(maxRenderGap)))
 }
+
+// A message that went out on a connection that was then lost, and that the
+// backend never confirmed, is said not to be sent (with its retry) once the
+// new connection has had echoWait to bring its echo; one the new
+// connection's backlog echoes is simply shown.
+func TestMessageLostWithItsConnection(t *testing.T) {
+	conn := &fakeConn{}
+	c := newController(t, "en", conn)
+	c.onConnState(app.Context{}, ConnOpen)
+	c.onSend(app.Context{}, app.Action{Value: "lost"})
+	c.onConnState(app.Context{}, ConnReconnecting)
+	c.onSend(app.Context{}, app.Action{Value: "waits"}) // queued behind "lost"
+	c.onConnState(app.Context{}, ConnOpen)
+	c.expireUnconfirmed(app.Context{}, c.conns)
+	assert.Equal(t, [][3]string{
+		{"failed", "lost", "Not sent: the connection dropped before the server confirmed it; it may not have arrived"},
+		{"sending", "waits", "Sending…"},
+	}, outgoingShown(c), "the queued one went out")
+
+	c2 := newController(t, "en", &fakeConn{})
+	c2.onConnState(app.Context{}, ConnOpen)
+	c2.onSend(app.Context{}, app.Action{Value: "arrived"})
+	c2.onConnState(app.Context{}, ConnReconnecting)
+	c2.onConnState(app.Context{}, ConnOpen)
+	feed(c2, `{"type":"user_message","content":"arrived","event_id":1}`)
+	c2.expireUnconfirmed(app.Context{}, c2.conns)
+	assert.Empty(t, outgoingShown(c2))
+}
+
+// An accepted message whose echo never comes holds the next ones back for
+// echoWait only.
+func TestAcceptedMessageHoldsTheQueueForAWhile(t *testing.T) {
+	var o outbox
+	m := o.add("a", components.OutgoingSent)
+	m.accepted = time.Unix(100, 0)
+	assert.True(t, o.inFlight(time.Unix(100, 0).Add(echoWait-time.Second)))
+	assert.False(t, o.inFlight(time.Unix(100, 0).Add(echoWait)))
+}

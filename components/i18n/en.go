@@ -128,6 +128,7 @@ var en = catalog{
 		"notice.dismiss":                    "Dismiss",
 		"offline.server":                    "The server cannot be reached. What is shown stays; new steps will arrive once it answers again.",
 		"send.queue_full":                   "too many messages are waiting for the connection",
+		"send.unconfirmed":                  "the connection dropped before the server confirmed it; it may not have arrived",
 		"send.too_large":                    "it is %s, and the server takes at most %s",
 		"send.message_too_large":            "This message is too long to send: it is %s, and the server takes at most %s. Shorten it or split it.",
 		"send.conversation_too_large":       "This conversation is too long to send to the agent: it is %s, and the server takes at most %s. Start a new conversation.",

@@ -128,6 +128,7 @@ var fr = catalog{
 		"notice.dismiss":                    "Fermer",
 		"offline.server":                    "Le serveur est injoignable. Ce qui est affiché reste ; les nouvelles étapes arriveront quand il répondra de nouveau.",
 		"send.queue_full":                   "trop de messages attendent la connexion",
+		"send.unconfirmed":                  "la connexion a été coupée avant que le serveur le confirme ; il n'est peut-être pas arrivé",
 		"send.too_large":                    "il fait %s, et le serveur accepte au plus %s",
 		"send.message_too_large":            "Ce message est trop long pour être envoyé : il fait %s, et le serveur accepte au plus %s. Raccourcissez-le ou découpez-le.",
 		"send.conversation_too_large":       "Cette conversation est trop longue pour être envoyée à l'agent : elle fait %s, et le serveur accepte au plus %s. Commencez une nouvelle conversation.",

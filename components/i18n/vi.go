@@ -128,6 +128,7 @@ var vi = catalog{
 		"notice.dismiss":                    "Đóng",
 		"offline.server":                    "Không kết nối được tới máy chủ. Nội dung đã tải vẫn còn; các bước mới sẽ tiếp tục khi máy chủ phản hồi trở lại.",
 		"send.queue_full":                   "có quá nhiều tin nhắn đang chờ kết nối",
+		"send.unconfirmed":                  "kết nối bị ngắt trước khi máy chủ xác nhận; tin có thể chưa tới nơi",
 		"send.too_large":                    "tin nhắn dài %s, máy chủ chỉ nhận tối đa %s",
 		"send.message_too_large":            "Tin nhắn này quá dài để gửi: dài %s, máy chủ chỉ nhận tối đa %s. Hãy rút gọn hoặc chia nhỏ.",
 		"send.conversation_too_large":       "Cuộc trò chuyện này quá dài để gửi cho trợ lý: dài %s, máy chủ chỉ nhận tối đa %s. Hãy bắt đầu một cuộc trò chuyện mới.",
