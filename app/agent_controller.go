@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
 	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
@@ -51,7 +52,7 @@ type agentRuntime struct {
 	convs      conversationStore
 	storageOff bool // the browser refused to keep conversations
 	saveQueued bool
-	paint      renderBudget // how often a streaming run is drawn
+	paint      dom.RenderBudget // how often a streaming run is drawn
 }
 
 // saveDelay batches the saves of a streaming run.
@@ -201,7 +202,7 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 				c.afterApply(c.sess.Apply(f))
 			}
 			c.scheduleSave(ctx)
-			c.paceAgentRender(ctx)
+			c.agent.paint.Pace(ctx)
 			if c.sess.Store.Status() != state.StatusRunning {
 				c.flushQueued(ctx) // the run is over, its stream may linger
 			}
@@ -248,35 +249,6 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 			}
 			finish()
 		},
-	})
-}
-
-// paceAgentRender spaces the renders of a streaming run: after a render
-// that took d, the next waits 3d (drawing takes at most a quarter of the
-// time, whatever one item costs to draw), and what came meanwhile is
-// drawn then. A page kept busy drawing a huge growing answer could not
-// even take the click on Stop.
-func (c *Controller) paceAgentRender(ctx app.Context) {
-	now := time.Now()
-	if !c.agent.paint.due(now) {
-		ctx.PreventUpdate()
-		if wait, ok := c.agent.paint.schedule(now); ok {
-			ctx.After(wait, func(ctx app.Context) {
-				c.agent.paint.scheduled = false
-				c.measureRender(ctx, time.Now())
-			})
-		}
-		return
-	}
-	c.measureRender(ctx, now)
-}
-
-// measureRender records, after the render that follows, how long applying
-// and drawing took since start.
-func (c *Controller) measureRender(ctx app.Context, start time.Time) {
-	ctx.Defer(func(app.Context) {
-		end := time.Now()
-		c.agent.paint.rendered(end, end.Sub(start))
 	})
 }
 

@@ -3,13 +3,13 @@
 package app
 
 import (
-	"errors"
 	"sync/atomic"
 	"syscall/js"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/internal/browser"
 	"stepwise/state/wire"
 )
 
@@ -17,46 +17,6 @@ import (
 // (the browser's fetch through syscall/js: net/http would bring crypto/tls
 // into app.wasm), stopped by aborting it. What it reads reaches the
 // controller through ctx.Dispatch.
-
-// jsError is a JavaScript exception or rejection.
-type jsError struct{ v js.Value }
-
-func (e jsError) Error() string {
-	if e.v.Type() == js.TypeObject && e.v.Get("message").Type() == js.TypeString {
-		return e.v.Get("message").String()
-	}
-	return e.v.Call("toString").String()
-}
-
-// aborted reports an AbortError: the page stopped the request.
-func (e jsError) aborted() bool {
-	return e.v.Type() == js.TypeObject && e.v.Get("name").String() == "AbortError"
-}
-
-// await waits for a promise. It blocks: call it on a goroutine of its own,
-// never in a JavaScript callback.
-func await(p js.Value) (js.Value, error) {
-	done := make(chan struct{})
-	var v js.Value
-	var err error
-	then := js.FuncOf(func(this js.Value, args []js.Value) any {
-		if len(args) > 0 {
-			v = args[0]
-		}
-		close(done)
-		return nil
-	})
-	catch := js.FuncOf(func(this js.Value, args []js.Value) any {
-		err = jsError{args[0]}
-		close(done)
-		return nil
-	})
-	p.Call("then", then, catch)
-	<-done
-	then.Release()
-	catch.Release()
-	return v, err
-}
 
 // agentStream is the request being streamed.
 type agentStream struct {
@@ -108,7 +68,7 @@ func startAgentRequest(ctx app.Context, req agentRequest, silence time.Duration,
 			headers["Content-Type"] = "application/json"
 			init["body"] = string(req.Body)
 		}
-		resp, err := await(js.Global().Call("fetch", req.URL, init))
+		resp, err := browser.Await(js.Global().Call("fetch", req.URL, init))
 		if err != nil {
 			ended(err)
 			return
@@ -147,7 +107,7 @@ func startAgentRequest(ctx app.Context, req agentRequest, silence time.Duration,
 			}
 		}
 		for {
-			r, err := await(reader.Call("read"))
+			r, err := browser.Await(reader.Call("read"))
 			if err != nil {
 				ended(err)
 				return
@@ -172,8 +132,8 @@ func startAgentRequest(ctx app.Context, req agentRequest, silence time.Duration,
 				frames = nil
 				dispatch(func() { ev.frames(batch) })
 			}
-			if time.Since(slice) > pacedSlice {
-				pauseTask()
+			if time.Since(slice) > browser.PacedSlice {
+				browser.PauseTask()
 				slice = time.Now()
 			}
 		}
@@ -193,7 +153,7 @@ func startAgentRequest(ctx app.Context, req agentRequest, silence time.Duration,
 func readHead(reader js.Value) []byte {
 	var head []byte
 	for len(head) < maxHead {
-		r, err := await(reader.Call("read"))
+		r, err := browser.Await(reader.Call("read"))
 		if err != nil || r.Get("done").Bool() {
 			break
 		}
@@ -255,10 +215,7 @@ var unloading bool
 func pageUnloading() bool { return unloading }
 
 // aborted reports the error of a request the page aborted (Stop).
-func aborted(err error) bool {
-	var je jsError
-	return errors.As(err, &je) && je.aborted()
-}
+func aborted(err error) bool { return browser.Aborted(err) }
 
 func watchUnload() {
 	js.Global().Call("addEventListener", "pagehide", js.FuncOf(func(js.Value, []js.Value) any {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
 	"stepwise/components"
 	"stepwise/components/i18n"
 	"stepwise/state"
@@ -53,11 +54,7 @@ type Controller struct {
 	announce announcer          // the polite status region's words
 	copied   string             // the copy button showing "Copied" (copy.go)
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
-	freeze   freezer            // settled chunks shown as copies (freeze.go)
-	draw     drawer             // chunks not drawn yet (draw.go)
-	// following: a check that the reader follows the newest content is
-	// due after the render (follow.go).
-	following bool
+	chunks   dom.Chunks         // how the conversation's chunks are drawn
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -111,9 +108,9 @@ func (c *Controller) OnMount(ctx app.Context) {
 	// Markdown parser is made once the page is idle, a step per idle
 	// moment, so that the first answer does not wait for it either; so
 	// are the fonts (fonts.go).
-	whenIdleInTurn(components.MarkdownWarmUp())
-	warmFonts()
-	c.freeze.init(ctx, newChunkDOM(ctx, c))
+	dom.WhenIdleInTurn(components.MarkdownWarmUp())
+	dom.WarmFonts()
+	c.chunks.Mount(ctx, func() []*state.Item { return c.sess.Store.Items() }, func() string { return c.copied })
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
 	ctx.Handle(components.ActionAnswer, c.onAnswer)
@@ -164,9 +161,7 @@ func (c *Controller) OnAppUpdate(ctx app.Context) {
 func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes state.Changes) {
 	c.sess.Store = loaded
 	c.afterApply(changes)
-	c.unfreezeAll(ctx)
-	c.draw.forget()
-	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
+	c.chunks.Replaced(ctx, len(c.sess.Store.Items()))
 	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
 	c.matchEchoes(ctx)
@@ -177,9 +172,7 @@ func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes sta
 // store of its own, or nil (see state's ResetLoaded).
 func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Store, last wire.EventID) {
 	c.afterApply(c.sess.Store.ResetLoaded(h, loaded, last))
-	c.unfreezeAll(ctx)
-	c.draw.forget()
-	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
+	c.chunks.Replaced(ctx, len(c.sess.Store.Items()))
 	c.scrollToEnd(ctx)
 	c.matchEchoes(ctx)
 }
@@ -187,8 +180,8 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Sto
 // applyFrame applies backend frames. go-app renders once per frame,
 // however many arrive within it.
 func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
-	before := chunkCount(len(c.sess.Store.Items()))
-	defer func() { c.draw.holdBack(before, chunkCount(len(c.sess.Store.Items()))) }()
+	before := len(c.sess.Store.Items())
+	defer func() { c.chunks.Grew(before, len(c.sess.Store.Items())) }()
 	echoed, wasRunning := false, c.sess.Store.Status() == state.StatusRunning
 	for _, f := range frames {
 		ch := c.sess.Apply(f)
@@ -416,20 +409,8 @@ func (c *Controller) errorText(err error) string {
 }
 
 // scrollToEnd brings the newest content into view once (after a send or a
-// history load). Following new content while the reader is at the bottom
-// needs no script: the conversation anchors its scroll on the
-// .scroll-anchor after the last item (CSS overflow-anchor), which costs no
-// layout per frame and leaves a reader who scrolled up where they are.
-func (c *Controller) scrollToEnd(ctx app.Context) {
-	if !app.IsClient {
-		return
-	}
-	ctx.Defer(func(ctx app.Context) {
-		if el := app.Window().GetElementByID("conversation"); el.Truthy() {
-			el.Set("scrollTop", el.Get("scrollHeight"))
-		}
-	})
-}
+// history load).
+func (c *Controller) scrollToEnd(ctx app.Context) { dom.ScrollToEnd(ctx) }
 
 // offline is true when a live page has lost its backend, or the browser
 // its network.
@@ -440,7 +421,7 @@ func (c *Controller) offline() bool {
 
 // Render draws the model with the views of package components.
 func (c *Controller) Render() app.UI {
-	c.afterRender()
+	c.chunks.AfterRender()
 	store := c.sess.Store
 	return components.Page(components.PageProps{
 		Settings:        c.settings,
@@ -465,8 +446,8 @@ func (c *Controller) Render() app.UI {
 		Scenarios:       c.cfg.Scenarios,
 		Starting:        !app.IsClient,
 		Resuming:        c.cfg.SessionID != "",
-		Frozen:          c.freeze.marks,
-		Waiting:         c.draw.waiting,
+		Frozen:          c.chunks.Frozen(),
+		Waiting:         c.chunks.Waiting(),
 	})
 }
 

@@ -5,6 +5,7 @@ package app
 import (
 	"sync"
 
+	"stepwise/app/internal/browser"
 	"stepwise/state/wire"
 )
 
@@ -46,11 +47,11 @@ type link struct {
 
 // fetchHistory loads and decodes the history.
 func (l *link) fetchHistory() (*wire.History, error) {
-	body, err := fetchBody(l.Config.Path(l.Config.HistoryPath))
+	body, err := browser.FetchBody(l.Config.Path(l.Config.HistoryPath))
 	if err != nil {
 		return nil, err
 	}
-	return wire.DecodeHistoryPaced(body, newPacer(pauseTask).tick)
+	return wire.DecodeHistoryPaced(body, browser.NewPacer(browser.PauseTask).Tick)
 }
 
 // loadHistory fetches the history and resumes after its last_event_id.

@@ -9,7 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"stepwise/app/jsws"
+	"stepwise/app/internal/browser"
 	"stepwise/state/wire"
 )
 
@@ -19,7 +19,7 @@ import (
 // Frames sent while disconnected wait in a short queue.
 type Live struct {
 	link
-	conn *jsws.Conn // guarded by link.mu
+	conn *browser.WebSocket // guarded by link.mu
 	// wake ends a backoff's wait: the network is back.
 	wake chan struct{}
 }
@@ -103,7 +103,7 @@ func (l *Live) loop(ctx context.Context) {
 // attempt starts with a short wait).
 func (l *Live) session(ctx context.Context) error {
 	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	c, err := jsws.Dial(dialCtx, wsURL(l.Config.Path(l.Config.WSPath)))
+	c, err := browser.DialWebSocket(dialCtx, wsURL(l.Config.Path(l.Config.WSPath)))
 	cancel()
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime"
 	"syscall/js"
+
+	"stepwise/app/internal/browser"
 )
 
 // Replayer plays a JSONL file of stream events in the page, each event in
@@ -74,7 +76,7 @@ func (r *Replayer) Start() {
 }
 
 func fetchLines(url string) ([][]byte, error) {
-	body, err := fetchBody(url)
+	body, err := browser.FetchBody(url)
 	return SplitLines(body), err
 }
 

@@ -259,24 +259,6 @@ func TestTakeQueuedKeepsWhatDoesNotFit(t *testing.T) {
 	assert.Empty(t, o.list)
 }
 
-// The renders of a streaming run take at most about a quarter of the
-// time: after a render of d, the next waits 3d, at most maxRenderGap.
-func TestRenderBudget(t *testing.T) {
-	var b renderBudget
-	t0 := time.Unix(0, 0)
-	assert.True(t, b.due(t0))
-	b.rendered(t0, 2*time.Millisecond)
-	assert.False(t, b.due(t0.Add(5*time.Millisecond)))
-	assert.True(t, b.due(t0.Add(6*time.Millisecond)))
-	wait, ok := b.schedule(t0.Add(time.Millisecond))
-	assert.True(t, ok)
-	assert.Equal(t, 5*time.Millisecond, wait)
-	_, ok = b.schedule(t0.Add(2 * time.Millisecond))
-	assert.False(t, ok, "one render is set at a time")
-	b.rendered(t0, 2*time.Second)
-	assert.True(t, b.due(t0.Add(maxRenderGap)))
-}
-
 // A message that went out on a connection that was then lost, and that the
 // backend never confirmed, is said not to be sent (with its retry) once the
 // new connection has had echoWait to bring its echo; one the new

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall/js"
 
+	"stepwise/app/internal/browser"
 	"stepwise/state/wire"
 )
 
@@ -19,7 +20,7 @@ type httpSessions struct{ path string }
 func newRemoteSessions(path string) remoteSessions { return httpSessions{path: path} }
 
 func (h httpSessions) List() (wire.SessionList, error) {
-	body, err := fetchBody(h.path)
+	body, err := browser.FetchBody(h.path)
 	if err != nil {
 		return wire.SessionList{}, err
 	}
@@ -33,7 +34,7 @@ func (h httpSessions) Unlist(id string) error {
 		// A page waits for it before leaving: never for long.
 		opts["signal"] = abort.Call("timeout", 5000)
 	}
-	resp, err := await(js.Global().Call("fetch", u, opts))
+	resp, err := browser.Await(js.Global().Call("fetch", u, opts))
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 // sseBatch is the most messages of an event stream passed on in one task:
 // the rest come in later tasks, so that the page paints between them (as
-// app/jsws's readBatch).
+// app/internal/browser's WebSocket).
 const sseBatch = 4096
 
 // SSE connects a session over Server-Sent Events, for backends or proxies
@@ -159,7 +159,7 @@ func (s *SSE) connect(attempt int) {
 	}
 	if queue := js.Global().Get("stepwiseQueue"); queue.Type() == js.TypeFunction {
 		// Messages that came together are passed on together, as over
-		// WebSocket (app/jsws): a backend replaying a long log sends
+		// WebSocket (app/internal/browser): a backend replaying a long log sends
 		// thousands at once.
 		drain = func(max int) bool {
 			msgs := batch.Call("take", max)

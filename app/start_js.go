@@ -12,6 +12,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
+	"stepwise/app/internal/browser"
 	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
@@ -27,7 +29,7 @@ func startLive(ctx app.Context, c *Controller) {
 	opts := storeOptions(c.cfg)
 	load := func(h *wire.History) (*state.Store, state.Changes) {
 		loaded := state.New(opts)
-		return loaded, loaded.LoadHistoryPaced(h, newPacer(pauseTask).tick)
+		return loaded, loaded.LoadHistoryPaced(h, browser.NewPacer(browser.PauseTask).Tick)
 	}
 	ev := Events{
 		OnHistory: func(h *wire.History) {
@@ -79,7 +81,7 @@ func startReplay(ctx app.Context, c *Controller) {
 		},
 		Drawing: func() bool {
 			drawing := make(chan bool, 1)
-			ctx.Dispatch(func(app.Context) { drawing <- len(c.draw.waiting) > 0 })
+			ctx.Dispatch(func(app.Context) { drawing <- c.chunks.Drawing() })
 			return <-drawing
 		},
 		// A live page makes its Markdown parser and resolves its fonts
@@ -89,7 +91,7 @@ func startReplay(ctx app.Context, c *Controller) {
 			for _, step := range components.MarkdownWarmUp() {
 				step()
 			}
-			warmFontsNow()
+			dom.WarmFontsNow()
 		},
 		Skipped: func() int { return c.sess.Store.SkippedCount() },
 		Failed: func(err error) {
@@ -129,7 +131,7 @@ func exposeView(c *Controller) {
 	})
 	// pauses reports how many times long work (a history's decoding and
 	// loading) let the browser run between its slices (pace.go).
-	pausesFunc := js.FuncOf(func(this js.Value, args []js.Value) any { return pausesTaken() })
+	pausesFunc := js.FuncOf(func(this js.Value, args []js.Value) any { return browser.PausesTaken() })
 	api := js.Global().Get("Object").New()
 	api.Set("view", view)
 	api.Set("memory", memory)

@@ -1,6 +1,6 @@
 //go:build !js
 
-package jsws
+package browser
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/coder/websocket"
 )
 
-// TestUnderNode runs the package's tests (jsws_js_test.go) in wasm under
+// TestUnderNode runs the package's tests (websocket_js_test.go among them) in wasm under
 // Node, whose WebSocket is the browser's API, against a coder/websocket
 // server here: the order of messages, text and binary, writes, the read
 // limit, a close by the other side with its code, dials that fail or time

@@ -1,12 +1,13 @@
 //go:build js && wasm
 
-// Package jsws is the browser's WebSocket seen from Go: dial, read the
-// messages in order, write text, close. It replaces coder/websocket in the
-// wasm (the server keeps it): that package imports net/http, whose package
-// initialisers keep crypto/tls and most of the standard library's crypto
-// in the binary (with go-app's server side, see wasm/goapp-wasm.patch),
-// for a wrapper of the same few calls.
-package jsws
+package browser
+
+// The browser's WebSocket seen from Go: dial, read the messages in order,
+// write text, close. It replaces coder/websocket in the wasm (the server
+// keeps it): that package imports net/http, whose package initialisers
+// keep crypto/tls and most of the standard library's crypto in the binary
+// (with go-app's server side, see wasm/goapp-wasm.patch), for a wrapper of
+// the same few calls.
 
 import (
 	"context"
@@ -16,12 +17,13 @@ import (
 	"syscall/js"
 )
 
-// ErrClosed is returned by Read and WriteText once the connection is closed.
-var ErrClosed = errors.New("websocket: connection closed")
+// ErrWebSocketClosed is returned by Read and WriteText once the
+// connection is closed.
+var ErrWebSocketClosed = errors.New("websocket: connection closed")
 
-// Conn is an open WebSocket. Read is for one goroutine; WriteText and
+// WebSocket is an open WebSocket. Read is for one goroutine; WriteText and
 // CloseNow may be called from any.
-type Conn struct {
+type WebSocket struct {
 	ws        js.Value
 	readLimit int
 
@@ -39,16 +41,16 @@ type Conn struct {
 	funcs []js.Func
 }
 
-// Dial opens a WebSocket to url (ws: or wss:) and waits until it is open,
+// DialWebSocket opens a WebSocket to url (ws: or wss:) and waits until it is open,
 // closed by the other side, or ctx ends (then it closes it).
-func Dial(ctx context.Context, url string) (c *Conn, err error) {
+func DialWebSocket(ctx context.Context, url string) (c *WebSocket, err error) {
 	defer func() {
 		// new WebSocket throws on a malformed URL.
 		if r := recover(); r != nil {
 			c, err = nil, errors.New("websocket: "+errorString(r))
 		}
 	}()
-	c = &Conn{
+	c = &WebSocket{
 		ws:        js.Global().Get("WebSocket").New(url),
 		readLimit: 32 << 10,
 		signal:    make(chan struct{}, 1),
@@ -85,7 +87,7 @@ func Dial(ctx context.Context, url string) (c *Conn, err error) {
 
 // on sets the socket's onNAME handler. Handlers run on the browser's event
 // loop and must not block.
-func (c *Conn) on(name string, fn func(js.Value)) {
+func (c *WebSocket) on(name string, fn func(js.Value)) {
 	f := js.FuncOf(func(this js.Value, args []js.Value) any {
 		fn(args[0])
 		return nil
@@ -95,7 +97,7 @@ func (c *Conn) on(name string, fn func(js.Value)) {
 }
 
 // received queues a message event's data.
-func (c *Conn) received(e js.Value) {
+func (c *WebSocket) received(e js.Value) {
 	b := messageBytes(e.Get("data"))
 	c.mu.Lock()
 	c.queue = append(c.queue, b)
@@ -104,7 +106,7 @@ func (c *Conn) received(e js.Value) {
 }
 
 // wake tells Read that messages wait.
-func (c *Conn) wake() {
+func (c *WebSocket) wake() {
 	select {
 	case c.signal <- struct{}{}:
 	default:
@@ -121,7 +123,7 @@ const readBatch = 4096
 
 // takeBatch moves up to max of the messages stepwiseQueue holds to the
 // queue, all of them if max is 0.
-func (c *Conn) takeBatch(max int) {
+func (c *WebSocket) takeBatch(max int) {
 	if c.batch.IsUndefined() {
 		return
 	}
@@ -153,7 +155,7 @@ func messageBytes(data js.Value) []byte {
 
 // SetReadLimit sets the largest message Read accepts (32 KiB until set);
 // a larger one closes the connection.
-func (c *Conn) SetReadLimit(n int) { c.readLimit = n }
+func (c *WebSocket) SetReadLimit(n int) { c.readLimit = n }
 
 // Read returns the messages received and not yet read, at least one, in
 // the order received: those that came together are read together, up to
@@ -161,7 +163,7 @@ func (c *Conn) SetReadLimit(n int) { c.readLimit = n }
 // handle them as one. When ctx ends it closes the connection; once the
 // connection is closed and every message received has been read, it
 // returns the reason.
-func (c *Conn) Read(ctx context.Context) ([][]byte, error) {
+func (c *WebSocket) Read(ctx context.Context) ([][]byte, error) {
 	for {
 		c.mu.Lock()
 		if len(c.queue) > 0 {
@@ -202,14 +204,14 @@ func (c *Conn) Read(ctx context.Context) ([][]byte, error) {
 
 // WriteText sends b as a text message. It fails once the socket is
 // closing: the browser would drop the message without a word.
-func (c *Conn) WriteText(b []byte) (err error) {
+func (c *WebSocket) WriteText(b []byte) (err error) {
 	select {
 	case <-c.closed:
 		return c.err
 	default:
 	}
 	if c.ws.Get("readyState").Int() != 1 { // OPEN
-		return ErrClosed
+		return ErrWebSocketClosed
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -222,12 +224,12 @@ func (c *Conn) WriteText(b []byte) (err error) {
 
 // CloseNow closes the connection without waiting for the other side.
 // Messages not yet read are dropped.
-func (c *Conn) CloseNow() { c.closeWith("") }
+func (c *WebSocket) CloseNow() { c.closeWith("") }
 
 // closeWith closes with status 1000, the only one below 3000 a page may
 // send (close throws on any other).
-func (c *Conn) closeWith(reason string) {
-	c.close(ErrClosed)
+func (c *WebSocket) closeWith(reason string) {
+	c.close(ErrWebSocketClosed)
 	c.mu.Lock()
 	c.queue = nil
 	c.mu.Unlock()
@@ -237,7 +239,7 @@ func (c *Conn) closeWith(reason string) {
 // close marks the connection closed and lets go of the handlers (once):
 // the socket holds no Go function afterwards, so none can be called after
 // its release.
-func (c *Conn) close(err error) {
+func (c *WebSocket) close(err error) {
 	c.closeMu.Do(func() {
 		c.err = err
 		if !c.batch.IsUndefined() {

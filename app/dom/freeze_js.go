@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package app
+package dom
 
 import (
 	"syscall/js"
@@ -32,7 +32,7 @@ type pageChunks struct {
 // work in the copy as they are.
 const controls = `button, [role="button"]`
 
-func newChunkDOM(ctx app.Context, c *Controller) chunkDOM {
+func newChunkDOM(ctx app.Context, c *Chunks) chunkDOM {
 	conv := js.Global().Get("document").Call("getElementById", "conversation")
 	if !conv.Truthy() {
 		return nil
@@ -137,7 +137,7 @@ func (d *pageChunks) layOutLater() {
 		return
 	}
 	d.laying = true
-	inIdleTime(func(timeLeft func() float64) {
+	InIdleTime(func(timeLeft func() float64) {
 		d.laying = false
 		start := timeLeft()
 		for i := range d.unlaid {
@@ -230,7 +230,7 @@ func indexOf(list, node js.Value) int {
 // one of its controls (carried over to the live control), keyboard focus
 // (moved to the live control), or focus that a pointer left there. It
 // also lets chunks the reader was in be frozen again once they move on.
-func (d *pageChunks) listen(ctx app.Context, c *Controller) {
+func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 	thaw := func(i int, t target, click, focus bool) {
 		ctx.Dispatch(func(ctx app.Context) {
 			c.thaw(ctx, i, func() {
@@ -301,7 +301,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Controller) {
 		// a chunk drawn live before that takes the pressed control out of
 		// the page, and the browser sends no click at all. What the
 		// release does waits for the next task.
-		afterTask(func() {
+		AfterTask(func() {
 			// Focus a pointer left on a control of a frozen chunk (a code
 			// block clicked) moves to the live one, unless the reader is
 			// selecting; a click on a control has carried it over already.

@@ -1,4 +1,4 @@
-package app
+package dom
 
 import (
 	"time"
@@ -54,7 +54,7 @@ type chunkDOM interface {
 	drop(i int)
 }
 
-// freezer is the controller's record of frozen chunks.
+// freezer is the record of frozen chunks.
 type freezer struct {
 	dom     chunkDOM
 	ctx     app.Context                  // the controller's, to run passes after renders
@@ -123,7 +123,7 @@ func settledItem(it *state.Item) bool {
 // settled, not among the newest, neither frozen nor being frozen, not
 // blocked; oldest first, at most limit.
 func (f *freezer) candidates(items []*state.Item, waiting map[int]bool, copied string, now time.Time, limit int) []int {
-	n := chunkCount(len(items))
+	n := ChunkCount(len(items))
 	var out []int
 	for i := 0; i < n-liveChunks && len(out) < limit; i++ {
 		if _, ok := f.marks[i]; ok {
@@ -190,12 +190,12 @@ func (f *freezer) forget(i int) {
 	delete(f.tries, i)
 }
 
-// afterRender runs a freeze pass after the render under way. The
-// controller's Render calls it: a defer registered while go-app renders
+// AfterRender runs a freeze pass after the render under way (and draws
+// waiting chunks, and follows the end). The controller's Render calls it: a defer registered while go-app renders
 // runs once the render is done, in the same task, so a chunk drawn empty
 // gets its copy (and one drawn live loses it) before the page is painted,
 // whatever made the render.
-func (c *Controller) afterRender() {
+func (c *Chunks) AfterRender() {
 	c.measureDraw()
 	c.drawLater()
 	c.followLater()
@@ -211,15 +211,15 @@ func (c *Controller) afterRender() {
 // to freezePerPass settled chunks; a dispatch then marks them frozen and
 // asks for a render (both before the next render, which draws them empty;
 // the pass after it puts the copies in).
-func (c *Controller) freezePass(ctx app.Context) {
+func (c *Chunks) freezePass(ctx app.Context) {
 	f := &c.freeze
 	f.scheduled = false
-	items, now := c.sess.Store.Items(), time.Now()
+	items, now := c.items(), time.Now()
 	if f.reconcile(items, now) {
 		ctx.Update()
 	}
 	took := false
-	for _, i := range f.candidates(items, c.draw.waiting, c.copied, now, freezePerPass) {
+	for _, i := range f.candidates(items, c.draw.waiting, c.copied(), now, freezePerPass) {
 		m := components.MarkOf(components.Chunk(items, i))
 		if !f.dom.take(i) {
 			f.block(i, m, now)
@@ -241,7 +241,7 @@ func (c *Controller) freezePass(ctx app.Context) {
 }
 
 // retryLater asks for a pass when the earliest timed block expires.
-func (c *Controller) retryLater(ctx app.Context, now time.Time) {
+func (c *Chunks) retryLater(ctx app.Context, now time.Time) {
 	f := &c.freeze
 	if f.retrying {
 		return
@@ -274,12 +274,12 @@ func (f *freezer) nextRetry(now time.Time) (first time.Time, ok bool) {
 // thaw draws chunk i live again (or stops it from being frozen), and keeps
 // it live until the reader moves on; then, if set, runs after that render,
 // with the chunk live and its copy gone.
-func (c *Controller) thaw(ctx app.Context, i int, then func()) {
+func (c *Chunks) thaw(ctx app.Context, i int, then func()) {
 	f := &c.freeze
 	if f.dom == nil {
 		return
 	}
-	items := c.sess.Store.Items()
+	items := c.items()
 	f.blocked[i] = blocked{components.MarkOf(components.Chunk(items, i)), forever}
 	if _, ok := f.pending[i]; ok {
 		delete(f.pending, i)
@@ -291,7 +291,7 @@ func (c *Controller) thaw(ctx app.Context, i int, then func()) {
 	}
 	if then != nil {
 		ctx.Defer(func(ctx app.Context) {
-			if f.reconcile(c.sess.Store.Items(), time.Now()) {
+			if f.reconcile(c.items(), time.Now()) {
 				ctx.Update()
 			}
 			then()
@@ -301,7 +301,7 @@ func (c *Controller) thaw(ctx app.Context, i int, then func()) {
 
 // unblock: the reader moved (a pointer released, focus left a control),
 // so chunks they were in may be frozen again.
-func (c *Controller) unblock(ctx app.Context) {
+func (c *Chunks) unblock(ctx app.Context) {
 	if len(c.freeze.blocked) == 0 {
 		return
 	}
@@ -312,7 +312,7 @@ func (c *Controller) unblock(ctx app.Context) {
 // unfreezeAll draws every chunk live, for a store whose items were
 // replaced (a history load, a reset): keys may repeat, so marks could
 // match other items. Their copies go after the render.
-func (c *Controller) unfreezeAll(ctx app.Context) {
+func (c *Chunks) unfreezeAll(ctx app.Context) {
 	f := &c.freeze
 	if f.dom == nil {
 		return

@@ -1,4 +1,4 @@
-package app
+package dom
 
 import (
 	"time"
@@ -34,7 +34,7 @@ const (
 	drawMost   = 4                     // chunks a task, at most
 )
 
-// drawer is the controller's record of chunks not drawn yet.
+// drawer is the record of chunks not drawn yet.
 type drawer struct {
 	waiting   map[int]bool // chunks drawn empty, by index
 	scheduled bool         // a task to draw more is due
@@ -55,8 +55,8 @@ func (d *drawer) adapt(cost time.Duration) {
 	d.perTask = n
 }
 
-// chunkCount is how many chunks n top-level items make.
-func chunkCount(n int) int {
+// ChunkCount is how many chunks n top-level items make.
+func ChunkCount(n int) int {
 	return (n + components.ChunkSize - 1) / components.ChunkSize
 }
 
@@ -93,7 +93,7 @@ func (d *drawer) drawNext(n int) bool {
 
 // drawLater asks for the next few waiting chunks to be drawn in a task of
 // their own, after the render under way has been painted.
-func (c *Controller) drawLater() {
+func (c *Chunks) drawLater() {
 	d := &c.draw
 	if len(d.waiting) == 0 || d.scheduled || c.freeze.dom == nil {
 		return
@@ -112,7 +112,7 @@ func (c *Controller) drawLater() {
 // measureDraw, at the start of a render, times it if it draws waiting
 // chunks: from here to the end of the render's mounting, when go-app runs
 // what is deferred.
-func (c *Controller) measureDraw() {
+func (c *Chunks) measureDraw() {
 	d := &c.draw
 	if !d.measure || c.freeze.dom == nil {
 		return

@@ -1,5 +1,5 @@
 //go:build !(js && wasm)
 
-package app
+package dom
 
 func followEnd() {}

@@ -1,4 +1,4 @@
-package app
+package dom
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 // Steps run each once, in order (outside a browser, at once).
 func TestWhenIdleInTurnRunsEachInOrder(t *testing.T) {
 	var ran []int
-	whenIdleInTurn([]func(){
+	WhenIdleInTurn([]func(){
 		func() { ran = append(ran, 1) },
 		func() { ran = append(ran, 2) },
 		func() { ran = append(ran, 3) },
@@ -16,5 +16,5 @@ func TestWhenIdleInTurnRunsEachInOrder(t *testing.T) {
 	if !slices.Equal(ran, []int{1, 2, 3}) {
 		t.Fatalf("ran %v, want [1 2 3]", ran)
 	}
-	whenIdleInTurn(nil)
+	WhenIdleInTurn(nil)
 }

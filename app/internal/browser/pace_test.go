@@ -1,4 +1,4 @@
-package app
+package browser
 
 import (
 	"testing"
@@ -13,24 +13,24 @@ import (
 func TestPacerPausesOncePerSlice(t *testing.T) {
 	clock := time.Unix(0, 0)
 	reads, paused := 0, 0
-	p := &pacer{
+	p := &Pacer{
 		pause: func() { paused++ },
 		now:   func() time.Time { reads++; return clock },
 		since: clock,
 	}
-	counted := pausesTaken()
-	step := pacedSlice / 40 // one unit of work
+	counted := PausesTaken()
+	step := PacedSlice / 40 // one unit of work
 	for range 40 * 3 {      // three slices of work
 		clock = clock.Add(step)
-		p.tick()
+		p.Tick()
 	}
 	assert.Equal(t, 2, paused, "40 units a slice, 120 units: a pause at 48 and 96 ticks (read every 16)")
-	assert.Equal(t, int64(2), pausesTaken()-counted)
+	assert.Equal(t, int64(2), PausesTaken()-counted)
 	assert.Equal(t, 120/pacedCheck+paused, reads)
 
-	idle := &pacer{pause: nil, now: func() time.Time { t.Fatal("no pause: no clock"); return clock }}
+	idle := &Pacer{pause: nil, now: func() time.Time { t.Fatal("no pause: no clock"); return clock }}
 	for range 100 {
-		idle.tick()
+		idle.Tick()
 	}
 }
 

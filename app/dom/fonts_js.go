@@ -1,23 +1,23 @@
 //go:build js && wasm
 
-package app
+package dom
 
 import "syscall/js"
 
 // fontSlice is how many ms of an idle period the fonts take at most.
 const fontSlice = 10
 
-// warmFonts lays out a line in each of ConversationFonts, off screen and
+// WarmFonts lays out a line in each of ConversationFonts, off screen and
 // hidden from everyone, a few in each of the browser's idle periods
 // (each strike is a synchronous call to the browser process), then takes
 // it away.
-func warmFonts() {
-	warmFontsFrom(0, func(next func(timeLeft func() float64)) { inIdleTime(next) })
+func WarmFonts() {
+	warmFontsFrom(0, func(next func(timeLeft func() float64)) { InIdleTime(next) })
 }
 
-// warmFontsNow does it all at once: for a replay, which plays as soon as
+// WarmFontsNow does it all at once: for a replay, which plays as soon as
 // the app runs (see Replayer.Prepare).
-func warmFontsNow() {
+func WarmFontsNow() {
 	warmFontsFrom(0, func(next func(timeLeft func() float64)) {
 		next(func() float64 { return 1e9 })
 	})

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsws
+package browser
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func within(t *testing.T) context.Context {
 }
 
 // readN reads until n messages have come.
-func readN(t *testing.T, ctx context.Context, c *Conn, n int) [][]byte {
+func readN(t *testing.T, ctx context.Context, c *WebSocket, n int) [][]byte {
 	t.Helper()
 	var got [][]byte
 	for len(got) < n {
@@ -50,7 +50,7 @@ func readN(t *testing.T, ctx context.Context, c *Conn, n int) [][]byte {
 // read.
 func TestReadInOrderAndWrite(t *testing.T) {
 	ctx := within(t)
-	c, err := Dial(ctx, serverURL(t, "/greet"))
+	c, err := DialWebSocket(ctx, serverURL(t, "/greet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +68,11 @@ func TestReadInOrderAndWrite(t *testing.T) {
 		}
 	}
 	c.CloseNow()
-	if err := c.WriteText([]byte("late")); !errors.Is(err, ErrClosed) {
-		t.Fatalf("WriteText after CloseNow: %v, want ErrClosed", err)
+	if err := c.WriteText([]byte("late")); !errors.Is(err, ErrWebSocketClosed) {
+		t.Fatalf("WriteText after CloseNow: %v, want ErrWebSocketClosed", err)
 	}
-	if _, err := c.Read(ctx); !errors.Is(err, ErrClosed) {
-		t.Fatalf("Read after CloseNow: %v, want ErrClosed", err)
+	if _, err := c.Read(ctx); !errors.Is(err, ErrWebSocketClosed) {
+		t.Fatalf("Read after CloseNow: %v, want ErrWebSocketClosed", err)
 	}
 	c.CloseNow() // twice is harmless
 }
@@ -81,7 +81,7 @@ func TestReadInOrderAndWrite(t *testing.T) {
 // with its code.
 func TestClosedByTheOtherSide(t *testing.T) {
 	ctx := within(t)
-	c, err := Dial(ctx, serverURL(t, "/close"))
+	c, err := DialWebSocket(ctx, serverURL(t, "/close"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestClosedByTheOtherSide(t *testing.T) {
 // larger limit takes it.
 func TestReadLimit(t *testing.T) {
 	ctx := within(t)
-	c, err := Dial(ctx, serverURL(t, "/big"))
+	c, err := DialWebSocket(ctx, serverURL(t, "/big"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestReadLimit(t *testing.T) {
 		t.Fatal("WriteText after the limit closed the connection did not fail")
 	}
 
-	c, err = Dial(ctx, serverURL(t, "/big"))
+	c, err = DialWebSocket(ctx, serverURL(t, "/big"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,18 +137,18 @@ func TestReadLimit(t *testing.T) {
 // A URL the browser refuses is an error, not a panic; a dial that does
 // not open in time ends with its context. (Not here: a server that is not
 // there. Browsers follow the error event with a close event, as the
-// standard says, and jsws waits for that; Node 20's client fires the
+// standard says, and WebSocket waits for that; Node 20's client fires the
 // error alone. In Chromium, TestServerKilledMidRun redials a killed server.)
 func TestDialFails(t *testing.T) {
 	ctx := within(t)
 	serverURL(t, "") // skips outside TestUnderNode
-	if c, err := Dial(ctx, "not a url"); err == nil || c != nil {
-		t.Fatalf("Dial(not a url) = %v, %v; want an error", c, err)
+	if c, err := DialWebSocket(ctx, "not a url"); err == nil || c != nil {
+		t.Fatalf("DialWebSocket(not a url) = %v, %v; want an error", c, err)
 	}
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
-	if _, err := Dial(short, serverURL(t, "/hang")); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Dial(a server that never answers) = %v, want the context's deadline", err)
+	if _, err := DialWebSocket(short, serverURL(t, "/hang")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("DialWebSocket(a server that never answers) = %v, want the context's deadline", err)
 	}
 }
 
@@ -156,7 +156,7 @@ func TestDialFails(t *testing.T) {
 // sees a normal closure (TestUnderNode checks).
 func TestReadEndsWithItsContext(t *testing.T) {
 	ctx := within(t)
-	c, err := Dial(ctx, serverURL(t, "/silent"))
+	c, err := DialWebSocket(ctx, serverURL(t, "/silent"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestReadEndsWithItsContext(t *testing.T) {
 	if _, err := c.Read(short); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Read = %v, want the context's deadline", err)
 	}
-	if err := c.WriteText([]byte("late")); !errors.Is(err, ErrClosed) {
-		t.Fatalf("WriteText after: %v, want ErrClosed", err)
+	if err := c.WriteText([]byte("late")); !errors.Is(err, ErrWebSocketClosed) {
+		t.Fatalf("WriteText after: %v, want ErrWebSocketClosed", err)
 	}
 }

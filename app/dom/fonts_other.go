@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package app
+package dom
 
 // Fonts are laid out in a browser only.
-func warmFonts() {}
+func WarmFonts() {}

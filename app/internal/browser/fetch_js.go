@@ -1,18 +1,18 @@
 //go:build js && wasm
 
-package app
+package browser
 
 import (
 	"fmt"
 	"syscall/js"
 )
 
-// fetchBody GETs url with the browser's fetch (net/http would bring
+// FetchBody GETs url with the browser's fetch (net/http would bring
 // crypto/tls into app.wasm) and returns its body. It blocks, so it must
 // not run inside a JS callback. The body is read as bytes and copied into
 // Go once: read as text, a history of megabytes would go through UTF-16
 // and back.
-func fetchBody(url string) ([]byte, error) {
+func FetchBody(url string) ([]byte, error) {
 	type result struct {
 		body []byte
 		err  error

@@ -1,4 +1,4 @@
-package app
+package dom
 
 // Resolving the conversation's fonts before its first answer.
 //
