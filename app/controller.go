@@ -120,6 +120,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionDecide, c.onDecide)
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
 	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
+	ctx.Handle(components.ActionCardExpired, c.onCardExpired)
 	ctx.Handle(components.ActionCopy, c.onCopy)
 	ctx.Handle(components.ActionRetryMessage, c.onRetryMessage)
 	ctx.Handle(components.ActionEditMessage, c.onEditMessage)

@@ -134,7 +134,7 @@ func (v *FormView) Render() app.UI {
 		body = append(body, v.field(i, fl, sending))
 	}
 	if until, err := time.Parse(time.RFC3339, f.ExpiresAt); err == nil {
-		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings}))
+		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings, ExpireKey: f.ApprovalKey}))
 	}
 	msg := v.invalid
 	if msg == "" {

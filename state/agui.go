@@ -37,6 +37,8 @@ type aguiState struct {
 	runInterrupts int      // on_interrupt events of this run
 	runLegacy     []string // the keys of this run's on_interrupt cards
 	runFailed     bool     // RUN_ERROR ended this run: nothing after it changes how
+	// clientCalls are this run's calls to client tools (client_tools.go).
+	clientCalls []string
 }
 
 func (st *aguiState) init() {
@@ -99,6 +101,7 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		st.runInterrupts = 0
 		st.runLegacy = st.runLegacy[:0]
 		st.runFailed = false
+		st.clientCalls = nil
 		if st.conv.ThreadID == "" {
 			st.conv.ThreadID = ev.ThreadID
 		}
@@ -111,6 +114,9 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		}
 		s.aguiCloseStreams(st)
 		s.runUsage(wire.AGUIUsageOf(ev.Usage))
+		if ev.Outcome == nil || ev.Outcome.Type != "cancelled" {
+			s.aguiOpenClientCalls(st) // they wait for the user's answer
+		}
 		if ev.Outcome != nil {
 			switch ev.Outcome.Type {
 			case "interrupt":
@@ -451,6 +457,12 @@ func (s *Store) aguiToolStart(st *aguiState, id, name, parentID string) {
 	empty := []byte(nil)
 	st.args[id] = &empty
 	st.conv.addToolCall(parentID, wire.AGUIToolCall{ID: id, Type: "function", Function: wire.AGUIFunctionCall{Name: name}})
+	if clientToolKind(name) != "" {
+		// Its card stands for it once the run ends without a result.
+		s.hidden[id] = true
+		st.noteClientCall(id)
+		return
+	}
 	if displayAsContent[name] {
 		s.hidden[id] = true
 		return
@@ -604,6 +616,10 @@ func (s *Store) showInterrupt(in *OpenInterrupt) {
 		s.showLegacyInterrupt(in)
 		return
 	}
+	if in.ClientTool != nil {
+		s.showClientTool(in.ID, in.ClientTool.Name, in.ClientTool.Input, in.ExpiresAt)
+		return
+	}
 	if in.Reason == "tool_call" && in.ToolCallID != "" {
 		s.showToolInterrupt(in)
 		return
@@ -651,7 +667,7 @@ func (s *Store) showToolInterrupt(in *OpenInterrupt) {
 		}
 	}
 	it := s.newItem(KindApproval)
-	card := &ApprovalCard{ApprovalKey: in.ID, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds, Text: in.Message}
+	card := &ApprovalCard{ApprovalKey: in.ID, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds, Text: in.Message, ExpiresAt: in.ExpiresAt}
 	action := ApprovalAction{Name: "tool", Args: emptyObject, Allowed: allowed}
 	tool := s.tools[in.ToolCallID]
 	if tool != nil {

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"stepwise/state/wire"
@@ -47,6 +48,9 @@ type OpenInterrupt struct {
 	// At is how many messages the conversation had when it came: where
 	// its card goes when the conversation is shown again.
 	At int `json:"at"`
+	// ClientTool is set when this stands for a call to a client tool
+	// (client_tools.go): it is answered by a tool message, not in resume.
+	ClientTool *ClientToolCall `json:"clientTool,omitempty"`
 }
 
 // find returns the message with that id, the newest if several, or nil.
@@ -266,13 +270,15 @@ func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
 	in := wire.RunAgentInput{
 		ThreadID:       st.conv.ThreadID,
 		RunID:          s.newID(),
-		Tools:          []json.RawMessage{},
+		Tools:          slices.Clone(AGUIClientTools),
 		Context:        []json.RawMessage{},
 		ForwardedProps: json.RawMessage("{}"),
 	}
 	var legacy json.RawMessage
 	for _, oi := range st.conv.Interrupts {
-		if oi.Legacy != nil {
+		if oi.ClientTool != nil {
+			st.conv.add(clientToolMessage(s.newID(), oi))
+		} else if oi.Legacy != nil {
 			payload := oi.Payload
 			if oi.Status == "" {
 				payload = s.cancelLegacy(oi.ID)
@@ -347,6 +353,10 @@ func (s *Store) showAnswered(oi OpenInterrupt) {
 		return
 	}
 	s.showInterrupt(&oi)
+	if oi.ClientTool != nil {
+		s.showClientToolAnswer(oi.ID, oi.ClientTool.Name, oi.Payload)
+		return
+	}
 	it := s.approvals[oi.ID]
 	if it == nil {
 		return // a notice: it could not be answered

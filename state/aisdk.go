@@ -347,6 +347,8 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		if st.msg >= 0 {
 			st.mergeMetadata(c.MessageMetadata)
 			st.finished = st.conv.Messages[st.msg].ID
+			st.flushAll()
+			s.uiOpenClientCalls(st) // they wait for the user's answer
 		}
 		st.closeTexts()
 		st.msg = -1
@@ -429,6 +431,11 @@ func (s *Store) lastGroup() *Item {
 func (s *Store) uiTool(id, name string, input json.RawMessage, title string) {
 	if s.status != StatusRunning {
 		s.beginRun()
+	}
+	if clientToolKind(name) != "" || s.hidden[id] {
+		// A client tool's card stands for it (client_tools.go).
+		s.hidden[id] = true
+		return
 	}
 	if s.tools[id] == nil && !displayAsContent[name] && s.group == nil {
 		s.openGroup("")

@@ -362,6 +362,11 @@ func (s *Store) replayUIPart(p *wire.UIPart, j int, _ func(string) string) {
 		if p.ToolCallID == "" || name == "" {
 			return
 		}
+		if clientToolKind(name) != "" && (p.ProviderExecuted == nil || !*p.ProviderExecuted) {
+			s.hidden[p.ToolCallID] = true
+			s.replayClientToolPart(p)
+			return
+		}
 		apply(wire.UIChunk{Type: "tool-input-available", ToolCallID: p.ToolCallID, ToolName: name, Input: p.Input, Title: p.Title, Dynamic: dynamic})
 		if p.Approval != nil && p.Approval.ID != "" {
 			apply(wire.UIChunk{Type: "tool-approval-request", ToolCallID: p.ToolCallID, ApprovalID: p.Approval.ID})
@@ -410,6 +415,7 @@ func (s *Store) UIChatRequest(userText string) wire.UIChatRequest {
 	req := wire.UIChatRequest{ID: st.conv.ID, Trigger: "submit-message"}
 	if userText != "" {
 		s.refuseWaitingApprovals(st)
+		s.uiCancelClientCalls(st)
 		text := userText
 		st.conv.Messages = append(st.conv.Messages, wire.UIMessage{ID: s.newID(), Role: "user", Parts: []wire.UIPart{{Type: "text", Text: &text}}})
 		s.addUser(userText)

@@ -228,6 +228,9 @@ type ApprovalCard struct {
 	// approval with isAutomatic); the UI marks the decision as the
 	// policy's.
 	Automatic bool
+	// ExpiresAt is when the agent stops waiting (RFC 3339; an AG-UI
+	// interrupt's expiresAt), "" for never.
+	ExpiresAt string
 
 	tools []*Item // the tool each action concerns, nil where none
 }

@@ -40,6 +40,7 @@ var en = catalog{
 		"question.err.too_many":             "Question %d takes one choice.",
 		"question.err.bad_option":           "Question %d has an invalid choice.",
 		"approval.title":                    "Allow %s to run?",
+		"approval.title_plain":              "Do you approve?",
 		"approval.approve":                  "Approve",
 		"approval.edit":                     "Edit arguments",
 		"approval.reject":                   "Reject",

@@ -40,6 +40,7 @@ var fr = catalog{
 		"question.err.too_many":             "La question %d n'accepte qu'un choix.",
 		"question.err.bad_option":           "La question %d a un choix invalide.",
 		"approval.title":                    "Autoriser %s ?",
+		"approval.title_plain":              "Approuvez-vous ?",
 		"approval.approve":                  "Autoriser",
 		"approval.edit":                     "Modifier les arguments",
 		"approval.reject":                   "Refuser",

@@ -40,6 +40,7 @@ var vi = catalog{
 		"question.err.too_many":             "Câu %d chỉ nhận một lựa chọn.",
 		"question.err.bad_option":           "Lựa chọn của câu %d không hợp lệ.",
 		"approval.title":                    "Cho phép %s thực hiện?",
+		"approval.title_plain":              "Bạn có đồng ý không?",
 		"approval.approve":                  "Cho phép",
 		"approval.edit":                     "Sửa tham số",
 		"approval.reject":                   "Từ chối",

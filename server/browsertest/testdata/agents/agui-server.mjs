@@ -24,8 +24,14 @@
 // and interrupts for its approval (RUN_FINISHED outcome); "account" asks a
 // question through a form interrupt; "legacy" asks approval as LangGraph
 // does (CUSTOM on_interrupt); "slow" streams text and waits for /release;
-// "fail" ends with RUN_ERROR; anything else reasons, looks up the weather
-// and answers.
+// "fail" ends with RUN_ERROR; "expense" asks approval as the .NET AG-UI
+// hosting does (a call to the client tool request_approval, its request
+// wrapped in {request: {approval_id, function_name, ...}}); "ask" calls
+// the client tool ask_user when the client offered it (RunAgentInput.tools);
+// "deadline" asks through a form interrupt that expires (expiresAt: in an
+// hour, or in 2 seconds for "quick deadline"); anything else reasons, looks
+// up the weather and answers. A run whose last message is a tool message
+// answers a client tool's call from it.
 
 import http from 'node:http';
 import { EventType } from '@ag-ui/core';
@@ -68,9 +74,38 @@ async function* run(input) {
     yield { type: EventType.TEXT_MESSAGE_END, messageId: id };
   }
 
+  const last = input.messages[n - 1];
+  if (last && last.role === 'tool') {
+    // The client answered its tool's call (JSON text in the content).
+    const result = JSON.parse(last.content);
+    if (last.toolCallId.startsWith('call-approval')) {
+      if (result.approved === true && result.approval_id === 'ficc-1') {
+        yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-expense-' + n, toolCallName: 'ApproveExpenseReport', parentMessageId: 'msg-' + n };
+        yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-expense-' + n, delta: '{"expenseReportId":"EXP-2024-001"}' };
+        yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-expense-' + n };
+        yield { type: EventType.TOOL_CALL_RESULT, messageId: 'result-' + n, toolCallId: 'call-expense-' + n, content: '"Expense report EXP-2024-001 has been approved."', role: 'tool' };
+        yield* say('msg-' + n, 'Expense report EXP-2024-001 is approved.');
+      } else {
+        yield* say('msg-' + n, 'I did not approve the expense report' + (result.reason ? ': ' + result.reason : '') + '.');
+      }
+    } else if (result.cancelled) {
+      yield* say('msg-' + n, 'You did not answer.');
+    } else {
+      yield* say('msg-' + n, 'You chose ' + result.answer + '.');
+    }
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+
   const legacy = input.forwardedProps && input.forwardedProps.command && input.forwardedProps.command.resume;
   if (input.resume && input.resume.length) {
     for (const entry of input.resume) {
+      const deadline = /^deadline-\d+-(\d+)$/.exec(entry.interruptId);
+      if (deadline && entry.status === 'resolved' && Date.now() > Number(deadline[1])) {
+        // As @ag-ui/client refuses it: an expired interrupt can only be cancelled.
+        yield { type: EventType.RUN_ERROR, message: 'Interrupt ' + entry.interruptId + ' expired and can no longer be answered.' };
+        return;
+      }
       if (entry.interruptId.startsWith('approve-email')) {
         const approved = entry.status === 'resolved' && entry.payload && entry.payload.approved === true;
         const to = (entry.payload && entry.payload.editedArgs && entry.payload.editedArgs.to) || 'team@example.com';
@@ -135,6 +170,49 @@ async function* run(input) {
             properties: { account: { type: 'string', enum: ['work', 'home'], title: 'Account' }, remember: { type: 'boolean', title: 'Remember my choice' } },
             required: ['account'],
           },
+        }],
+      },
+    };
+    return;
+  }
+  if (text.includes('expense')) {
+    const request = {
+      approval_id: 'ficc-1',
+      function_name: 'ApproveExpenseReport',
+      function_arguments: { expenseReportId: 'EXP-2024-001' },
+      message: "Approve execution of 'ApproveExpenseReport'?",
+    };
+    yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-approval-' + n, toolCallName: 'request_approval', parentMessageId: '' };
+    yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-approval-' + n, delta: JSON.stringify({ request }) };
+    yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-approval-' + n };
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+  if (text.includes('ask')) {
+    if (!(input.tools || []).some((t) => t.name === 'ask_user')) {
+      yield* say('msg-' + n, 'I cannot ask you: the client offered no ask_user tool.');
+    } else {
+      yield* say('msg-' + n, 'One question first.');
+      yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-ask-' + n, toolCallName: 'ask_user', parentMessageId: 'msg-' + n };
+      yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-ask-' + n, delta: JSON.stringify({ question: 'Which city?', options: ['Hanoi', 'Hue'] }) };
+      yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-ask-' + n };
+    }
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+  if (text.includes('deadline')) {
+    const quick = text.includes('quick');
+    const expires = Date.now() + (quick ? 2000 : 3600 * 1000);
+    yield {
+      type: EventType.RUN_FINISHED, threadId, runId,
+      outcome: {
+        type: 'interrupt',
+        interrupts: [{
+          id: 'deadline-' + n + '-' + expires,
+          reason: 'input_required',
+          message: 'Confirm the booking before the hold ends.',
+          responseSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm the booking' } }, required: ['confirm'] },
+          expiresAt: new Date(expires).toISOString(),
         }],
       },
     };
