@@ -275,7 +275,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		if c.ToolCallID == "" {
 			return false
 		}
-		s.uiToolOutput(c.ToolCallID, uiResultText(c.Output), c.Preliminary)
+		s.uiToolOutput(c.ToolCallID, uiResultText(c.Output), c.Output, c.Preliminary)
 		st.setToolPart(c.ToolCallID, "", false, func(p *wire.UIPart) {
 			p.State = "output-available"
 			p.Output, p.ErrorText, p.RawInput = rawOrNull(c.Output), "", nil
@@ -445,10 +445,13 @@ func (s *Store) uiTool(id, name string, input json.RawMessage, title string) {
 
 // uiToolOutput merges a tool's output; a preliminary one updates the
 // result and keeps the tool running.
-func (s *Store) uiToolOutput(id, text string, preliminary bool) {
+func (s *Store) uiToolOutput(id, text string, output json.RawMessage, preliminary bool) {
 	if !preliminary {
 		if s.tools[id] == nil && !s.hidden[id] && s.group == nil {
 			s.openGroup("")
+		}
+		if it := s.tools[id]; it != nil {
+			it.Tool.Progress = "" // the final output replaces the progress
 		}
 		s.toolResult(id, "", "success", text, nil, "")
 		return
@@ -462,7 +465,32 @@ func (s *Store) uiToolOutput(id, text string, preliminary bool) {
 		}
 	}
 	it.Tool.Result = &text
+	it.Tool.Progress = progressLine(output)
 	s.touch(it)
+}
+
+// progressLine is what a preliminary output says, as one line: a string,
+// or an object's text, message, status or title; "" when it says nothing
+// readable (its JSON still shows as the response).
+func progressLine(raw json.RawMessage) string {
+	text, ok := wire.StringValue(raw)
+	if !ok {
+		var o map[string]json.RawMessage
+		if json.Unmarshal(raw, &o) != nil {
+			return ""
+		}
+		for _, k := range []string{"text", "message", "status", "title"} {
+			if v, ok := wire.StringValue(o[k]); ok && strings.TrimSpace(v) != "" {
+				text = v
+				break
+			}
+		}
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if r := []rune(text); len(r) > 200 {
+		text = string(r[:199]) + "…"
+	}
+	return text
 }
 
 // uiToolDenied ends a tool the user refused to run.

@@ -116,6 +116,9 @@ type Tool struct {
 	// PartialInput is input JSON that never became valid (cut by
 	// max_tokens): Input stays as it was, the UI shows this text instead.
 	PartialInput string
+	// Progress is what a tool still running last reported (an AI SDK
+	// preliminary output) as one line, "" once its final result came.
+	Progress string
 	// Denied: the user refused to run it (AI SDK tool-output-denied); the
 	// UI says so in its own words.
 	Denied bool

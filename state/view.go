@@ -104,6 +104,9 @@ type viewTool struct {
 	Input    json.RawMessage `json:"input"`
 	Result   *string         `json:"result"`
 	Artifact json.RawMessage `json:"artifact"`
+	// Progress: what a tool still running reports (AI SDK preliminary
+	// outputs), until its result.
+	Progress string `json:"progress,omitempty"`
 }
 
 type viewGroup struct {
@@ -178,7 +181,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()

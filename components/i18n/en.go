@@ -105,6 +105,7 @@ var en = catalog{
 		"tool.encrypted":                    "The result is encrypted: only the model can read it.",
 		"form.title":                        "The agent needs a few details",
 		"form.submit":                       "Send",
+		"form.answer":                       "Your answer",
 		"form.choose":                       "Choose…",
 		"form.yes":                          "Yes",
 		"form.no":                           "No",

@@ -105,6 +105,7 @@ var fr = catalog{
 		"tool.encrypted":                    "Le résultat est chiffré : seul le modèle peut le lire.",
 		"form.title":                        "L'agent a besoin de quelques précisions",
 		"form.submit":                       "Envoyer",
+		"form.answer":                       "Votre réponse",
 		"form.choose":                       "Choisir…",
 		"form.yes":                          "Oui",
 		"form.no":                           "Non",

@@ -105,6 +105,7 @@ var vi = catalog{
 		"tool.encrypted":                    "Kết quả đã được mã hóa: chỉ mô hình đọc được.",
 		"form.title":                        "Trợ lý cần thêm một vài thông tin",
 		"form.submit":                       "Gửi",
+		"form.answer":                       "Câu trả lời của bạn",
 		"form.choose":                       "Chọn…",
 		"form.yes":                          "Có",
 		"form.no":                           "Không",

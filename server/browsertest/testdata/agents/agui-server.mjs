@@ -80,7 +80,7 @@ async function* run(input) {
     const result = JSON.parse(last.content);
     if (last.toolCallId.startsWith('call-approval')) {
       if (result.approved === true && result.approval_id === 'ficc-1') {
-        yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-expense-' + n, toolCallName: 'ApproveExpenseReport', parentMessageId: 'msg-' + n };
+        yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-expense-' + n, toolCallName: 'ApproveExpenseReport', parentMessageId: 'calls-' + n };
         yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-expense-' + n, delta: '{"expenseReportId":"EXP-2024-001"}' };
         yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-expense-' + n };
         yield { type: EventType.TOOL_CALL_RESULT, messageId: 'result-' + n, toolCallId: 'call-expense-' + n, content: '"Expense report EXP-2024-001 has been approved."', role: 'tool' };
@@ -98,7 +98,10 @@ async function* run(input) {
   }
 
   const legacy = input.forwardedProps && input.forwardedProps.command && input.forwardedProps.command.resume;
-  if (input.resume && input.resume.length) {
+  // Every interrupt cancelled because the user wrote instead: the new
+  // message is what this run answers.
+  const movedOn = input.resume && input.resume.length && input.resume.every((e) => e.status === 'cancelled') && last && last.role === 'user';
+  if (input.resume && input.resume.length && !movedOn) {
     for (const entry of input.resume) {
       const deadline = /^deadline-\d+-(\d+)$/.exec(entry.interruptId);
       if (deadline && entry.status === 'resolved' && Date.now() > Number(deadline[1])) {
