@@ -81,6 +81,10 @@ func (v *GroupView) Render() app.UI {
 	title := g.Title()
 	if title == "" {
 		title = v.Settings.T("group.working")
+		if !running && onlyThinking(g.Steps) {
+			// Nothing but reasoning: say so rather than "Working…".
+			title = v.Settings.T("group.reasoning")
+		}
 	}
 	bodyID := domID("group", v.Item)
 
@@ -124,4 +128,14 @@ func (v *GroupView) Render() app.UI {
 			)
 		}),
 	)
+}
+
+// onlyThinking reports steps that are all reasoning (at least one).
+func onlyThinking(steps []*state.Item) bool {
+	for _, st := range steps {
+		if st.Kind != state.KindThinking {
+			return false
+		}
+	}
+	return len(steps) > 0
 }

@@ -366,6 +366,19 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 // message that comes back after tool calls (LangGraph keeps one message id
 // per node) starts a new text item, so the answer reads in order.
 func (s *Store) aguiTextStart(st *aguiState, id, role string) {
+	if role == "user" && st.texts[id] == nil {
+		if m := st.conv.find(id); m == nil || m.Role != "user" {
+			// A user message the agent relays (one the user sent from
+			// elsewhere, say): shown as the user's, where it came. One
+			// this page sent, echoed back, is not shown twice.
+			st.conv.add(wire.AGUIMessage{ID: id, Role: "user"})
+			it := s.newItem(KindUser)
+			s.standalone(it)
+			st.texts[id] = &streamText{item: it}
+		}
+		st.builderFor(id)
+		return
+	}
 	if role != "" && role != "assistant" {
 		// Another role's text is part of the conversation, not the answer.
 		if st.conv.find(id) == nil {

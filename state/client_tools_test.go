@@ -252,3 +252,33 @@ func TestAGUIInterruptExpires(t *testing.T) {
 	in := s.AGUIRunInput("")
 	assert.JSONEq(t, `[{"interruptId":"ok-book","status":"resolved","payload":{"approved":true}},{"interruptId":"hold","status":"cancelled"}]`, mustMarshal(t, in.Resume))
 }
+
+// A user message the agent relays shows as the user's; the page's own
+// message echoed back does not show twice.
+func TestAGUIRelayedUserMessage(t *testing.T) {
+	s := newDialectStore()
+	in := s.AGUIRunInput("Hello")
+	mine := in.Messages[len(in.Messages)-1].ID
+	applyTo(s,
+		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"`+mine+`","role":"user"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`+mine+`","delta":"Hello"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"`+mine+`"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"u2","role":"user"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"u2","delta":"Also: "}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"u2","delta":"in French"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"u2"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"a1","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a1","delta":"Bonjour"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"a1"}`,
+		`{"type":"RUN_FINISHED","threadId":"th","runId":"r1"}`,
+	)
+	items := s.Items()
+	require.Equal(t, []Kind{KindUser, KindUser, KindText}, kindsOf(items))
+	assert.Equal(t, "Also: in French", items[1].Text)
+	var roles []string
+	for _, m := range s.AGUIConversation().Messages {
+		roles = append(roles, m.Role)
+	}
+	assert.Equal(t, []string{"user", "user", "assistant"}, roles)
+}

@@ -9,6 +9,7 @@ var en = catalog{
 		"update.reload":                     "Reload",
 		"offline.notice":                    "You are offline. What is shown stays; new steps will arrive once the connection is back.",
 		"app.tagline":                       "AI assistant with tools",
+		"group.reasoning":                   "Reasoning",
 		"group.working":                     "Working…",
 		"group.done":                        "✓ Done",
 		"tool.request":                      "Request",

@@ -9,6 +9,7 @@ var fr = catalog{
 		"update.reload":                     "Recharger",
 		"offline.notice":                    "Vous êtes hors ligne. Ce qui est affiché reste ; les nouvelles étapes arriveront au retour de la connexion.",
 		"app.tagline":                       "Assistant IA avec outils",
+		"group.reasoning":                   "Raisonnement",
 		"group.working":                     "Traitement…",
 		"group.done":                        "✓ Terminé",
 		"tool.request":                      "Requête",

@@ -9,6 +9,7 @@ var vi = catalog{
 		"update.reload":                     "Tải lại",
 		"offline.notice":                    "Mất kết nối. Nội dung đã tải vẫn còn; các bước mới sẽ tiếp tục khi có mạng trở lại.",
 		"app.tagline":                       "Trợ lý AI với công cụ",
+		"group.reasoning":                   "Suy luận",
 		"group.working":                     "Đang xử lý...",
 		"group.done":                        "✓ Hoàn thành",
 		"tool.request":                      "Yêu cầu",
