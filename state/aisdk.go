@@ -93,6 +93,12 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		}
 		m := st.current(s)
 		m.Parts = append(m.Parts, wire.UIPart{Type: "reasoning-file", URL: c.URL, MediaType: c.MediaType, ProviderMetadata: c.ProviderMetadata})
+		// A file the model made while reasoning (v7): a step with its
+		// reasoning, shown as a file is (an image, else a link).
+		it := s.newItem(KindActivity)
+		it.Activity = &ActivityInfo{Type: "file", Name: c.MediaType, Icon: "📎"}
+		it.Text = c.URL
+		s.placeStep(it)
 		return true
 	case "steering-message":
 		// A message the user added while the agent ran (v7, experimental).

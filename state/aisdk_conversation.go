@@ -351,7 +351,7 @@ func (s *Store) replayUIPart(p *wire.UIPart, j int, _ func(string) string) {
 		apply(wire.UIChunk{Type: "reasoning-end", ID: id})
 	case p.Type == "step-start":
 		apply(wire.UIChunk{Type: "start-step"})
-	case p.Type == "source-url", p.Type == "source-document", p.Type == "file":
+	case p.Type == "source-url", p.Type == "source-document", p.Type == "file", p.Type == "reasoning-file":
 		apply(wire.UIChunk{Type: p.Type, SourceID: p.SourceID, URL: p.URL, Title: p.Title, MediaType: p.MediaType, Filename: p.Filename})
 	case p.Type == "dynamic-tool" || strings.HasPrefix(p.Type, "tool-"):
 		name := strings.TrimPrefix(p.Type, "tool-")

@@ -32,3 +32,31 @@ func TestAISDKPreliminaryOutputsAreProgress(t *testing.T) {
 	assert.Equal(t, "", tool.Progress)
 	assert.JSONEq(t, `{"cheapest":"VN 123","status":"done"}`, *tool.Result)
 }
+
+// A v7 reasoning file is a step with its reasoning, shown as a file; the
+// part is kept and shows again after a reload.
+func TestAISDKReasoningFileIsAStep(t *testing.T) {
+	s := newDialectStore()
+	applyTo(s,
+		`{"type":"start","messageId":"m1"}`,
+		`{"type":"reasoning-start","id":"r"}`,
+		`{"type":"reasoning-delta","id":"r","delta":"Sketching it."}`,
+		`{"type":"reasoning-end","id":"r"}`,
+		`{"type":"reasoning-file","url":"https://files.example/sketch.png","mediaType":"image/png"}`,
+		`{"type":"text-start","id":"t"}`,
+		`{"type":"text-delta","id":"t","delta":"Here it is."}`,
+		`{"type":"text-end","id":"t"}`,
+		`{"type":"finish"}`,
+	)
+	items := s.Items()
+	require.Equal(t, []Kind{KindGroup, KindText}, kindsOf(items))
+	steps := items[0].Group.Steps
+	require.Equal(t, []Kind{KindThinking, KindActivity}, kindsOf(steps))
+	assert.Equal(t, "file", steps[1].Activity.Type)
+	assert.Equal(t, "https://files.example/sketch.png", steps[1].Text)
+
+	r := newDialectStore()
+	r.RestoreUI(s.UIConversation())
+	require.Equal(t, kindsOf(items), kindsOf(r.Items()))
+	assert.Equal(t, kindsOf(steps), kindsOf(r.Items()[0].Group.Steps))
+}

@@ -282,3 +282,26 @@ func TestAGUIRelayedUserMessage(t *testing.T) {
 	}
 	assert.Equal(t, []string{"user", "user", "assistant"}, roles)
 }
+
+// An activity's content says how far along it is: its row reads it.
+func TestActivityLive(t *testing.T) {
+	for _, c := range []struct {
+		content, summary string
+		progress         float64 // -1: none
+	}{
+		{`{"title":"Indexing files","progress":0.5}`, "Indexing files", 0.5},
+		{`{"title":"Indexing","status":"running","percent":40}`, "Indexing · running", 0.4},
+		{`{"message":"Reading","done":2,"total":3}`, "Reading", 2.0 / 3},
+		{`{"tasks":["a"]}`, "", -1},
+		{`{"progress":250}`, "", -1},
+		{`"text"`, "", -1},
+	} {
+		summary, progress := activityLive(json.RawMessage(c.content))
+		assert.Equal(t, c.summary, summary, c.content)
+		if c.progress < 0 {
+			assert.Nil(t, progress, c.content)
+		} else if assert.NotNil(t, progress, c.content) {
+			assert.InDelta(t, c.progress, *progress, 1e-9, c.content)
+		}
+	}
+}

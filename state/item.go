@@ -139,6 +139,9 @@ type Tool struct {
 type Group struct {
 	Open  bool
 	Steps []*Item
+	// Subagent is set on the group of a sub-agent's work (AG-UI
+	// subagentRunId, or a run under parentRunId), nested in its parent's.
+	Subagent *Subagent
 
 	startSummary string
 	endSummary   string
@@ -168,6 +171,13 @@ func (g *Group) openTitle() string {
 		}
 	}
 	return g.startSummary
+}
+
+// Subagent names the sub-agent whose work a group holds.
+type Subagent struct {
+	Name        string // "" for a run that names none
+	Description string
+	Failed      bool // SUBAGENT_ERROR
 }
 
 // Visible is how many of the newest steps show: at most 3 while the group
@@ -266,6 +276,10 @@ type ActivityInfo struct {
 	Type string // activity_type
 	Name string // display name
 	Icon string
+	// Summary and Progress are what an AG-UI activity's content says of
+	// itself, kept up to date (activity_live.go); "" and nil when none.
+	Summary  string
+	Progress *float64
 }
 
 // DefaultTimeoutSeconds is the countdown of a question or approval that

@@ -655,3 +655,45 @@ func TestAISDKClientToolsThroughTheStore(t *testing.T) {
 		})
 	}
 }
+
+// A sub-agent's work (events attributed by subagentRunId) through the
+// store: its own group nested after the tool that spawned it, and the
+// conversation is the one @ag-ui/client builds, subagentRunId kept; a
+// reload shows the group again.
+func TestAGUISubagentsThroughTheStore(t *testing.T) {
+	base := startAgentServer(t, "agui-server.mjs")
+	agent := base + "/agent"
+	s := newTestStore()
+	in := s.AGUIRunInput("Do some research")
+	post(t, base+"/release") // the gate opens before the run reaches it
+	streamInto(t, s, agent, in)
+	require.Zero(t, s.SkippedCount())
+	items := s.Items()
+	require.Equal(t, []state.Kind{state.KindUser, state.KindText, state.KindGroup, state.KindText}, kinds(items))
+	g := items[2].Group
+	require.Equal(t, []state.Kind{state.KindTool, state.KindGroup}, kinds(g.Steps))
+	sub := g.Steps[1].Group
+	require.NotNil(t, sub.Subagent)
+	assert.Equal(t, "researcher", sub.Subagent.Name)
+	assert.False(t, sub.Open)
+	assert.Equal(t, []state.Kind{state.KindThinking, state.KindTool, state.KindActivity, state.KindText}, kinds(sub.Steps))
+	assert.Equal(t, "Sub-agents attribute their events.", sub.Steps[3].Text)
+	reading := sub.Steps[2].Activity
+	assert.Equal(t, "Reading sources · done", reading.Summary)
+	require.NotNil(t, reading.Progress)
+	assert.Equal(t, 1.0, *reading.Progress)
+
+	var official struct {
+		Messages []wire.AGUIMessage `json:"messages"`
+	}
+	postJSON(t, base+"/client-run", map[string]any{"threadId": in.ThreadID, "runId": in.RunID, "messages": in.Messages, "release": true}, &official)
+	assert.JSONEq(t, mustJSON(t, official.Messages), mustJSON(t, s.AGUIConversation().Messages))
+
+	r := newTestStore()
+	r.RestoreAGUI(s.AGUIConversation())
+	ritems := r.Items()
+	require.Equal(t, kinds(items), kinds(ritems))
+	rsub := ritems[2].Group.Steps[1].Group
+	require.NotNil(t, rsub.Subagent, "shown again in its group")
+	assert.Equal(t, kinds(sub.Steps), kinds(rsub.Steps))
+}

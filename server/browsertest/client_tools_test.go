@@ -165,3 +165,45 @@ func TestAISDKClientToolsInTheBrowser(t *testing.T) {
 	p.waitJS(lastText+` === "The cheapest flight is VN 123."`, 60*time.Second)
 	p.waitJS(`document.querySelector('[data-tool-id="call-searchFlights-5"]').dataset.status === "done"`, 10*time.Second)
 }
+
+// A sub-agent's work in its own group, nested after the tool that spawned
+// it, running while it works, then collapsed with its parent's.
+func TestAGUISubagentsInTheBrowser(t *testing.T) {
+	backend := startAgentServer(t, "agui-server.mjs")
+	base := agentSite(t, agentproxy.AGUI, backend+"/agent")
+	p := newPage(t)
+	p.openAt(base, "/?session=agui-subagents&lang=en")
+	p.waitConnected()
+
+	p.send("Do some research")
+	sub := `document.querySelector('[data-kind="group"] [data-kind="group"][data-subagent="researcher"]')`
+	p.waitJS(sub+` && `+sub+`.dataset.state === "running" && `+sub+`.querySelector('[data-tool-id="call-search-1"]')`, 60*time.Second)
+	if got := eval[string](p, sub+`.querySelector('.group-title').textContent`); got != "Researcher (sub-agent)" {
+		t.Fatalf("the sub-agent's group is titled %q", got)
+	}
+	if !eval[bool](p, sub+`.textContent.includes("Finds and reads sources")`) {
+		t.Fatal("the sub-agent's description is not shown")
+	}
+	// A live activity card in the sub-agent's group: its summary and how
+	// far along it is, as the deltas change them.
+	activity := sub + `.querySelector('[data-kind="activity"][data-activity-type="reading"]')`
+	p.waitJS(activity+` && `+activity+`.textContent.includes("Reading sources · reading") && `+activity+`.textContent.includes("67%")`, 10*time.Second, activity+`.textContent`)
+	p.shots("agui-subagent-running")
+	post(t, backend+"/release")
+	p.waitJS(lastText+` === "The researcher found that sub-agents attribute their events."`, 60*time.Second)
+	p.waitIdle()
+	// Open the parent's group, then the sub-agent's: its answer is a step.
+	p.waitJS(`document.querySelector('[data-kind="group"]').dataset.state === "done"`, 10*time.Second)
+	p.waitJS(`document.querySelector('[data-kind="group"] > .group-header').getAttribute('aria-expanded') === "false"`, 10*time.Second)
+	p.click(`[data-kind="group"] > .group-header`)
+	p.waitJS(sub+` !== null`, 5*time.Second)
+	p.click(`[data-subagent="researcher"] > .group-header`)
+	p.waitJS(sub+`.textContent.includes("Sub-agents attribute their events.")`, 5*time.Second)
+	if got := eval[string](p, activity+`.textContent`); !strings.Contains(got, "Reading sources · done") || !strings.Contains(got, "100%") {
+		t.Fatalf("the activity reads %q once done", got)
+	}
+	if n := eval[int](p, `[...document.querySelectorAll('[data-kind="text"]')].filter(e => !e.closest('[data-kind="group"]')).length`); n != 2 {
+		t.Fatalf("%d answers at top level: the sub-agent's text belongs in its group", n)
+	}
+	p.shots("agui-subagent-done")
+}

@@ -34,6 +34,9 @@ var upstreamPages = []struct {
 	{"handmade-langgraph-both-channels.jsonl", "../../state/testdata/handmade/langgraph-interrupt-both-channels.jsonl",
 		"../../state/testdata/handmade/langgraph-interrupt-both-channels.view.json",
 		[]string{"I drafted the email."}},
+	{"handmade-agui-subagents.jsonl", "../../state/testdata/handmade/agui-subagents.jsonl",
+		"../../state/testdata/handmade/agui-subagents.view.json",
+		[]string{"The researcher found that sub-agents attribute their events."}},
 }
 
 func TestUpstreamStreamsInThePage(t *testing.T) {

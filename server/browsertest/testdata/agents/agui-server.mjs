@@ -28,6 +28,8 @@
 // hosting does (a call to the client tool request_approval, its request
 // wrapped in {request: {approval_id, function_name, ...}}); "ask" calls
 // the client tool ask_user when the client offered it (RunAgentInput.tools);
+// "research" delegates to two sub-agents (SUBAGENT_STARTED, events
+// attributed by subagentRunId), the first waiting for /release;
 // "deadline" asks through a form interrupt that expires (expiresAt: in an
 // hour, or in 2 seconds for "quick deadline"); anything else reasons, looks
 // up the weather and answers. A run whose last message is a tool message
@@ -203,6 +205,32 @@ async function* run(input) {
     yield { type: EventType.RUN_FINISHED, threadId, runId };
     return;
   }
+  if (text.includes('research')) {
+    const sub = (e) => ({ ...e, subagentRunId: 'sub-' + n });
+    yield* say('msg-' + n, 'I will ask the researcher.');
+    yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-research-' + n, toolCallName: 'research', parentMessageId: 'calls-' + n };
+    yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-research-' + n, delta: '{"topic":"sub-agents"}' };
+    yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-research-' + n };
+    yield { type: EventType.SUBAGENT_STARTED, subagentRunId: 'sub-' + n, name: 'researcher', description: 'Finds and reads sources', parentToolCallId: 'call-research-' + n };
+    yield sub({ type: EventType.REASONING_MESSAGE_START, messageId: 'think-sub-' + n, role: 'reasoning' });
+    yield sub({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: 'think-sub-' + n, delta: 'Search the documentation first.' });
+    yield sub({ type: EventType.REASONING_MESSAGE_END, messageId: 'think-sub-' + n });
+    yield sub({ type: EventType.TOOL_CALL_START, toolCallId: 'call-search-' + n, toolCallName: 'web_search', parentMessageId: 'sub-calls-' + n });
+    yield sub({ type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-search-' + n, delta: '{"query":"ag-ui subagents"}' });
+    yield sub({ type: EventType.TOOL_CALL_END, toolCallId: 'call-search-' + n });
+    yield sub({ type: EventType.ACTIVITY_SNAPSHOT, messageId: 'reading-' + n, activityType: 'reading', content: { title: 'Reading sources', status: 'started', done: 0, total: 3 } });
+    yield sub({ type: EventType.ACTIVITY_DELTA, messageId: 'reading-' + n, activityType: 'reading', patch: [{ op: 'replace', path: '/done', value: 2 }, { op: 'replace', path: '/status', value: 'reading' }] });
+    await gate.promise;
+    yield sub({ type: EventType.ACTIVITY_DELTA, messageId: 'reading-' + n, activityType: 'reading', patch: [{ op: 'replace', path: '/done', value: 3 }, { op: 'replace', path: '/status', value: 'done' }] });
+    gate = deferred();
+    yield sub({ type: EventType.TOOL_CALL_RESULT, messageId: 'sub-result-' + n, toolCallId: 'call-search-' + n, content: '3 pages', role: 'tool' });
+    for (const e of say('sub-msg-' + n, 'Sub-agents attribute their events.')) yield sub(e);
+    yield { type: EventType.SUBAGENT_FINISHED, subagentRunId: 'sub-' + n };
+    yield { type: EventType.TOOL_CALL_RESULT, messageId: 'result-' + n, toolCallId: 'call-research-' + n, content: 'Sub-agents attribute their events.', role: 'tool' };
+    yield* say('answer-' + n, 'The researcher found that sub-agents attribute their events.');
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
   if (text.includes('deadline')) {
     const quick = text.includes('quick');
     const expires = Date.now() + (quick ? 2000 : 3600 * 1000);
@@ -306,6 +334,7 @@ const server = http.createServer(async (req, res) => {
         initialMessages: body.messages,
         initialState: body.state,
       });
+      if (body.release) setTimeout(() => gate.resolve(), 0); // a run that waits at the gate goes on
       await agent.runAgent({ runId: body.runId });
       return json(res, 200, { messages: agent.messages, state: agent.state });
     }
