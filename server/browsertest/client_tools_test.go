@@ -76,6 +76,7 @@ func TestAGUIClientToolsInTheBrowser(t *testing.T) {
 		t.Fatalf("the request_approval call shows as %d tool steps: the card stands for it", n)
 	}
 	p.shots("client-tool-approval")
+	p.axe("a client tool's approval card")
 	p.click(pendingApprove)
 	p.waitJS(lastText+` === "Expense report EXP-2024-001 is approved."`, 60*time.Second)
 	var requests []wire.RunAgentInput
@@ -93,6 +94,7 @@ func TestAGUIClientToolsInTheBrowser(t *testing.T) {
 		t.Fatalf("the form reads %q", got)
 	}
 	p.shots("client-tool-ask")
+	p.axe("a client tool's question")
 	eval[bool](p, `(s => { s.value = "1"; return s.dispatchEvent(new Event("change", {bubbles: true})) })(document.querySelector('[data-kind="form"] select'))`)
 	p.click(`[data-kind="form"][data-state="pending"] [data-testid="form-submit"]`)
 	p.waitJS(lastText+` === "You chose Hue."`, 60*time.Second)
@@ -112,6 +114,7 @@ func TestAGUIClientToolsInTheBrowser(t *testing.T) {
 		t.Fatalf("the countdown reads %q", got)
 	}
 	p.shots("interrupt-countdown")
+	p.axe("an interrupt's countdown")
 	p.send("A quick deadline please")
 	p.waitJS(`[...document.querySelectorAll('[data-kind="form"]')].filter(e => e.dataset.state === "expired").length === 2`, 30*time.Second)
 	p.send("What is the weather in Hanoi?")
@@ -161,6 +164,7 @@ func TestAISDKClientToolsInTheBrowser(t *testing.T) {
 	p.waitJS(`document.querySelector('[data-tool-id="call-searchFlights-5"]').textContent.includes("Searching flights from HAN to SGN")`, 10*time.Second,
 		`document.querySelector('[data-tool-id="call-searchFlights-5"]').textContent`)
 	p.shots("aisdk-tool-progress")
+	p.axe("a tool's progress")
 	post(t, backend+"/release")
 	p.waitJS(lastText+` === "The cheapest flight is VN 123."`, 60*time.Second)
 	p.waitJS(`document.querySelector('[data-tool-id="call-searchFlights-5"]').dataset.status === "done"`, 10*time.Second)
@@ -189,6 +193,7 @@ func TestAGUISubagentsInTheBrowser(t *testing.T) {
 	activity := sub + `.querySelector('[data-kind="activity"][data-activity-type="reading"]')`
 	p.waitJS(activity+` && `+activity+`.textContent.includes("Reading sources · reading") && `+activity+`.textContent.includes("67%")`, 10*time.Second, activity+`.textContent`)
 	p.shots("agui-subagent-running")
+	p.axe("a sub-agent running, a live activity")
 	post(t, backend+"/release")
 	p.waitJS(lastText+` === "The researcher found that sub-agents attribute their events."`, 60*time.Second)
 	p.waitIdle()
@@ -206,4 +211,5 @@ func TestAGUISubagentsInTheBrowser(t *testing.T) {
 		t.Fatalf("%d answers at top level: the sub-agent's text belongs in its group", n)
 	}
 	p.shots("agui-subagent-done")
+	p.axe("a sub-agent's group opened")
 }
