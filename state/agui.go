@@ -3,7 +3,6 @@ package state
 import (
 	"encoding/json"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -613,7 +612,10 @@ func (c *AGUIConversation) addToolResult(m wire.AGUIMessage) {
 	for at < len(c.Messages) && c.Messages[at].Role == "tool" {
 		at++
 	}
-	c.Messages = slices.Insert(c.Messages, at, m)
+	// By hand: slices.Insert on this large struct costs the wasm a few KB.
+	c.Messages = append(c.Messages, wire.AGUIMessage{})
+	copy(c.Messages[at+1:], c.Messages[at:])
+	c.Messages[at] = m
 }
 
 // aguiActivity shows an activity message's content: one item per message,

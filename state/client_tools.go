@@ -148,44 +148,56 @@ func (s *Store) showClientTool(key, name string, input json.RawMessage, expiresA
 // hosting's approval_id when its request had one), {"answer": ...} for a
 // question.
 func clientToolResult(name string, input json.RawMessage, a CardAnswer) json.RawMessage {
-	out := map[string]any{}
 	if clientToolKind(name) == clientApproval {
-		approved := false
+		r := approvalResult{ApprovalID: readClientToolInput(input).ApprovalID}
 		if len(a.Decisions) > 0 {
 			d := a.Decisions[0]
-			approved = d.Type == "approve" || d.Type == "edit"
-			if !approved && strings.TrimSpace(d.Message) != "" {
-				out["reason"] = d.Message
+			r.Approved = d.Type == "approve" || d.Type == "edit"
+			if !r.Approved {
+				r.Reason = strings.TrimSpace(d.Message)
 			}
 		}
-		out["approved"] = approved
-		if id := readClientToolInput(input).ApprovalID; id != "" {
-			out["approval_id"] = id
-		}
-	} else {
-		var answer any
-		_ = json.Unmarshal(a.Values, &answer)
-		if m, ok := answer.(map[string]any); ok {
-			answer = m["answer"]
-		}
-		out["answer"] = answer
+		raw, _ := json.Marshal(r)
+		return raw
 	}
-	raw, _ := json.Marshal(out)
+	var answer struct {
+		Answer json.RawMessage `json:"answer"`
+	}
+	answer.Answer = a.Values // a plain question's form sends the answer itself
+	if len(a.Values) > 0 && a.Values[0] == '{' {
+		_ = json.Unmarshal(a.Values, &answer)
+	}
+	if len(answer.Answer) == 0 {
+		answer.Answer = json.RawMessage("null")
+	}
+	raw, _ := json.Marshal(answer)
 	return raw
 }
+
+// approvalResult is what request_approval returns.
+type approvalResult struct {
+	Approved   bool   `json:"approved"`
+	Reason     string `json:"reason,omitempty"`
+	ApprovalID string `json:"approval_id,omitempty"`
+	Cancelled  bool   `json:"cancelled,omitempty"`
+}
+
+// cancelledReason is what a client tool the user did not answer returns.
+const cancelledReason = "The user sent a new message instead of answering."
 
 // clientToolCancelled is the result of a client tool the user did not
 // answer (they sent a new message instead): the agent reads it, so it
 // never waits for a result that will not come.
 func clientToolCancelled(name string, input json.RawMessage) json.RawMessage {
-	out := map[string]any{"cancelled": true, "reason": "The user sent a new message instead of answering."}
+	var raw []byte
 	if clientToolKind(name) == clientApproval {
-		out["approved"] = false
-		if id := readClientToolInput(input).ApprovalID; id != "" {
-			out["approval_id"] = id
-		}
+		raw, _ = json.Marshal(approvalResult{Cancelled: true, Reason: cancelledReason, ApprovalID: readClientToolInput(input).ApprovalID})
+	} else {
+		raw, _ = json.Marshal(struct {
+			Cancelled bool   `json:"cancelled"`
+			Reason    string `json:"reason"`
+		}{true, cancelledReason})
 	}
-	raw, _ := json.Marshal(out)
 	return raw
 }
 
@@ -359,7 +371,7 @@ func (s *Store) uiCancelClientCalls(st *uiState) {
 				continue
 			}
 			p.State = "output-error"
-			p.ErrorText = "The user sent a new message instead of answering."
+			p.ErrorText = cancelledReason
 			if it := s.approvals[p.ToolCallID]; it != nil && isPendingCard(it) {
 				s.expire(it, ToolError)
 			}

@@ -14,48 +14,26 @@ import "time"
 // can go (AGUIRunInput("")).
 func (s *Store) ExpireDue(now time.Time) (changes Changes, ready bool) {
 	s.begin()
+	st := &s.dialectState().agui
 	expired := false
-	for _, it := range append([]*Item(nil), s.pending...) {
-		at := ""
-		switch {
-		case it.Form != nil:
-			at = it.Form.ExpiresAt
-		case it.Approval != nil:
-			at = it.Approval.ExpiresAt
-		}
-		t, err := time.Parse(time.RFC3339, at)
-		if err != nil || t.After(now) {
+	for i := range st.conv.Interrupts {
+		oi := &st.conv.Interrupts[i]
+		it := s.approvals[oi.ID]
+		if oi.Status != "" || it == nil || !isPendingCard(it) {
 			continue
 		}
-		key := cardKey(it)
-		s.expire(it, ToolError)
-		expired = true
-		st := s.dialectState()
-		for i := range st.agui.conv.Interrupts {
-			if oi := &st.agui.conv.Interrupts[i]; oi.ID == key && oi.Status == "" {
-				oi.Status = "cancelled"
-			}
+		if t, err := time.Parse(time.RFC3339, oi.ExpiresAt); err == nil && !t.After(now) {
+			s.expire(it, ToolError)
+			oi.Status = "cancelled"
+			expired = true
 		}
 	}
 	if !expired {
 		return s.changes, false
 	}
 	answered := false
-	for _, oi := range s.dialectState().agui.conv.Interrupts {
+	for _, oi := range st.conv.Interrupts {
 		answered = answered || oi.Status == "resolved"
 	}
-	return s.changes, answered && s.dialectState().agui.allAnswered()
-}
-
-// cardKey is the key a card is answered under.
-func cardKey(it *Item) string {
-	switch {
-	case it.Form != nil:
-		return it.Form.ApprovalKey
-	case it.Question != nil:
-		return it.Question.ApprovalKey
-	case it.Approval != nil:
-		return it.Approval.ApprovalKey
-	}
-	return ""
+	return s.changes, answered && st.allAnswered()
 }
