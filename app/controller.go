@@ -122,6 +122,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	c.handle(ctx, components.ActionAnswer, value[components.AnswerCommand])
 	c.handle(ctx, components.ActionDecide, value[components.DecideCommand])
 	c.handle(ctx, components.ActionSubmitForm, value[components.FormCommand])
+	c.handle(ctx, components.ActionCardExpired, func(app.Action) page.Msg { return page.CardExpired{} })
 	c.handle(ctx, components.ActionCopy, value[components.CopyCommand])
 	c.handle(ctx, components.ActionToggleSources, func(app.Action) page.Msg { return page.ToggleSources{} })
 	c.handle(ctx, components.ActionRetryMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.RetryMessage{ID: id} })

@@ -16,6 +16,7 @@ const (
 	ActionDecide        = "stepwise.decide"  // DecideCommand
 	ActionToggleSources = "stepwise.sources" // no value: open or close the sources panel
 	ActionSubmitForm    = "stepwise.form"    // FormCommand
+	ActionCardExpired   = "stepwise.expired" // string: the key of a card whose countdown ended
 )
 
 // FormCommand answers an interrupt's form (BACKENDS.md section 2).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -110,6 +111,10 @@ func (v *ApprovalView) title() string {
 	if t := a.Tool(0); t != nil && t.Tool.Label != "" {
 		name = t.Tool.Label
 	}
+	if name == "" {
+		// An agent's own request for approval that names no action.
+		return v.Settings.T("approval.title_plain")
+	}
 	return v.Settings.T("approval.title", name)
 }
 
@@ -132,6 +137,10 @@ func (v *ApprovalView) Render() app.UI {
 	body := []app.UI{head, text}
 	for i := range a.Actions {
 		body = append(body, v.action(i))
+	}
+	if until, err := time.Parse(time.RFC3339, a.ExpiresAt); err == nil {
+		// When the agent stops waiting (an AG-UI interrupt's expiresAt).
+		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings, ExpireKey: a.ApprovalKey}))
 	}
 	if msg := v.errorText(); msg != "" {
 		body = append(body, app.P().Class("form-error").Attr("role", "alert").DataSet("testid", "form-error").Text(msg))
@@ -205,10 +214,16 @@ func (v *ApprovalView) action(i int) app.UI {
 		app.If(len(a.Actions) > 1, func() app.UI {
 			return app.Div().Class("action-name").Text(state.ReadableName(act.Name))
 		}),
-		app.Pre().Class("action-args").Text(state.IndentJSON(act.Args)),
+		app.If(!emptyArgs(act.Args), func() app.UI { return app.Pre().Class("action-args").Text(state.IndentJSON(act.Args)) }),
 		app.Div().Class("decisions").Body(buttons...),
 		field,
 	)
+}
+
+// emptyArgs reports arguments with nothing to show (none, or {}).
+func emptyArgs(args json.RawMessage) bool {
+	t := strings.TrimSpace(string(args))
+	return t == "" || t == "{}" || t == "null"
 }
 
 func (v *ApprovalView) pick(ctx app.Context, i int, d string) {

@@ -134,7 +134,7 @@ func (v *FormView) Render() app.UI {
 		body = append(body, v.field(i, fl, sending))
 	}
 	if until, err := time.Parse(time.RFC3339, f.ExpiresAt); err == nil {
-		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings}))
+		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings, ExpireKey: f.ApprovalKey}))
 	}
 	msg := v.invalid
 	if msg == "" {
@@ -157,9 +157,14 @@ func (v *FormView) Render() app.UI {
 func (v *FormView) field(i int, fl state.FormField, disabled bool) app.UI {
 	id := v.inputID(i)
 	name := fl.Name
-	label := app.Label().For(id).Text(fl.Label)
+	text := fl.Label
+	if text == "" {
+		// The one answer of a plain question (its text is the title).
+		text = v.Settings.T("form.answer")
+	}
+	label := app.Label().For(id).Text(text)
 	if fl.Required {
-		label = app.Label().For(id).Body(app.Text(fl.Label), app.Span().Class("form-required").Aria("hidden", true).Text(" *"))
+		label = app.Label().For(id).Body(app.Text(text), app.Span().Class("form-required").Aria("hidden", true).Text(" *"))
 	}
 	var input app.UI
 	switch fl.Type {
@@ -169,7 +174,7 @@ func (v *FormView) field(i int, fl state.FormField, disabled bool) app.UI {
 				OnChange(func(ctx app.Context, e app.Event) {
 					v.set(name, strconv.FormatBool(ctx.JSSrc().Get("checked").Bool()))
 				}),
-			app.Label().For(id).Text(fl.Label),
+			app.Label().For(id).Text(text),
 		)
 	case state.FieldEnum:
 		opts := []app.UI{app.Option().Value("").Text(v.Settings.T("form.choose"))}

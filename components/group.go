@@ -79,8 +79,19 @@ func (v *GroupView) Render() app.UI {
 		stateName = "running"
 	}
 	title := g.Title()
+	if sub := g.Subagent; sub != nil {
+		// A sub-agent's work: its name says whose it is.
+		title = v.Settings.T("group.subagent")
+		if sub.Name != "" {
+			title = v.Settings.T("group.subagent_named", state.ReadableName(sub.Name))
+		}
+	}
 	if title == "" {
 		title = v.Settings.T("group.working")
+		if !running && onlyThinking(g.Steps) {
+			// Nothing but reasoning: say so rather than "Working…".
+			title = v.Settings.T("group.reasoning")
+		}
 	}
 	bodyID := domID("group", v.Item)
 
@@ -106,7 +117,11 @@ func (v *GroupView) Render() app.UI {
 			steps = append(steps, app.Div().Class(cls).Body(itemBody(st, v.Settings, v.Forms)))
 		}
 	}
-	return app.Div().Class("item group "+stateName).DataSet("kind", "group").DataSet("state", stateName).Body(
+	root := app.Div().Class("item group "+stateName).DataSet("kind", "group").DataSet("state", stateName)
+	if g.Subagent != nil {
+		root = root.DataSet("subagent", g.Subagent.Name)
+	}
+	return root.Body(
 		app.Button().Class("group-header").Aria("expanded", v.expanded).Aria("controls", bodyID).
 			OnClick(v.toggle).Body(
 			app.If(running, func() app.UI {
@@ -117,6 +132,9 @@ func (v *GroupView) Render() app.UI {
 		),
 		app.If(v.expanded, func() app.UI {
 			return app.Div().ID(bodyID).Class("group-body").Body(
+				app.If(g.Subagent != nil && g.Subagent.Description != "", func() app.UI {
+					return app.P().Class("thinking-body").Text(g.Subagent.Description)
+				}),
 				app.Div().Class("steps").Body(steps...),
 				app.If(!running, func() app.UI {
 					return app.Div().Class("group-done").DataSet("testid", "group-done").Text(v.Settings.T("group.done"))
@@ -124,4 +142,14 @@ func (v *GroupView) Render() app.UI {
 			)
 		}),
 	)
+}
+
+// onlyThinking reports steps that are all reasoning (at least one).
+func onlyThinking(steps []*state.Item) bool {
+	for _, st := range steps {
+		if st.Kind != state.KindThinking {
+			return false
+		}
+	}
+	return len(steps) > 0
 }

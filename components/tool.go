@@ -44,6 +44,10 @@ func (v *ToolView) Render() app.UI {
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(label),
+			// What it reports while it runs (AI SDK preliminary outputs).
+			app.If(t.Progress != "" && t.Status == state.ToolActive, func() app.UI {
+				return app.Span().Class("preview tool-progress").Text(t.Progress)
+			}),
 			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKeys[t.Status])),
 		),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"stepwise/state/wire"
@@ -26,6 +27,10 @@ type AGUIConversation struct {
 	// cancelled): the messages do not hold them, so a reload shows their
 	// cards from here.
 	Answered []OpenInterrupt `json:"answered,omitempty"`
+
+	// subagent is the sub-agent invocation whose event is being applied:
+	// the messages it adds carry it (agui_subagents.go).
+	subagent string
 }
 
 // OpenInterrupt is an interrupt the agent waits on, with its answer once
@@ -47,6 +52,9 @@ type OpenInterrupt struct {
 	// At is how many messages the conversation had when it came: where
 	// its card goes when the conversation is shown again.
 	At int `json:"at"`
+	// ClientTool is set when this stands for a call to a client tool
+	// (client_tools.go): it is answered by a tool message, not in resume.
+	ClientTool *ClientToolCall `json:"clientTool,omitempty"`
 }
 
 // find returns the message with that id, the newest if several, or nil.
@@ -63,6 +71,9 @@ func (c *AGUIConversation) find(id string) *wire.AGUIMessage {
 }
 
 func (c *AGUIConversation) add(m wire.AGUIMessage) {
+	if m.SubagentRunID == "" {
+		m.SubagentRunID = c.subagent
+	}
 	c.Messages = append(c.Messages, m)
 }
 
@@ -204,39 +215,46 @@ func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage, answered []OpenInter
 	for i := range msgs {
 		showAnswered(i)
 		m := &msgs[i]
+		sub := m.SubagentRunID // a sub-agent's messages go back in its group
 		switch m.Role {
 		case "user":
+			if sub != "" {
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_START", MessageID: m.ID, Role: "user"})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(userContentText(m.Content))})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_END", MessageID: m.ID})
+				continue
+			}
 			s.addUser(userContentText(m.Content))
 		case "assistant":
 			if text, _ := wire.ContentText(m.Content); text != "" {
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TEXT_MESSAGE_START", MessageID: m.ID, Role: "assistant"})
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TEXT_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(text)})
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TEXT_MESSAGE_END", MessageID: m.ID})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_START", MessageID: m.ID, Role: "assistant"})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(text)})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_END", MessageID: m.ID})
 			}
 			for _, tc := range m.ToolCalls {
 				if tc.ID == "" || tc.Function.Name == "" {
 					continue
 				}
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TOOL_CALL_START", ToolCallID: tc.ID, ToolCallName: tc.Function.Name, ParentMessageID: m.ID})
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TOOL_CALL_ARGS", ToolCallID: tc.ID, Delta: str(tc.Function.Arguments)})
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "TOOL_CALL_END", ToolCallID: tc.ID})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TOOL_CALL_START", ToolCallID: tc.ID, ToolCallName: tc.Function.Name, ParentMessageID: m.ID})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TOOL_CALL_ARGS", ToolCallID: tc.ID, Delta: str(tc.Function.Arguments)})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TOOL_CALL_END", ToolCallID: tc.ID})
 			}
 		case "tool":
-			ev := wire.AGUIEvent{Type: "TOOL_CALL_RESULT", MessageID: m.ID, ToolCallID: m.ToolCallID, Content: m.Content}
+			ev := wire.AGUIEvent{SubagentRunID: sub, Type: "TOOL_CALL_RESULT", MessageID: m.ID, ToolCallID: m.ToolCallID, Content: m.Content}
 			if m.Error != "" {
 				ev.Error = str(m.Error)
 			}
 			s.applyAGUIEvent(&ev)
 		case "reasoning":
 			text, _ := wire.StringValue(m.Content)
-			s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_MESSAGE_START", MessageID: m.ID})
-			s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(text)})
+			s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "REASONING_MESSAGE_START", MessageID: m.ID})
+			s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "REASONING_MESSAGE_CONTENT", MessageID: m.ID, Delta: str(text)})
 			if m.EncryptedValue != "" {
-				s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_ENCRYPTED_VALUE", Subtype: "message", EntityID: m.ID, EncryptedValue: m.EncryptedValue})
+				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "REASONING_ENCRYPTED_VALUE", Subtype: "message", EntityID: m.ID, EncryptedValue: m.EncryptedValue})
 			}
-			s.applyAGUIEvent(&wire.AGUIEvent{Type: "REASONING_MESSAGE_END", MessageID: m.ID})
+			s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "REASONING_MESSAGE_END", MessageID: m.ID})
 		case "activity":
-			s.applyAGUIEvent(&wire.AGUIEvent{Type: "ACTIVITY_SNAPSHOT", MessageID: m.ID, ActivityType: m.ActivityType, Content: m.Content})
+			s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "ACTIVITY_SNAPSHOT", MessageID: m.ID, ActivityType: m.ActivityType, Content: m.Content})
 		}
 	}
 }
@@ -266,13 +284,15 @@ func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
 	in := wire.RunAgentInput{
 		ThreadID:       st.conv.ThreadID,
 		RunID:          s.newID(),
-		Tools:          []json.RawMessage{},
+		Tools:          slices.Clone(AGUIClientTools),
 		Context:        []json.RawMessage{},
 		ForwardedProps: json.RawMessage("{}"),
 	}
 	var legacy json.RawMessage
 	for _, oi := range st.conv.Interrupts {
-		if oi.Legacy != nil {
+		if oi.ClientTool != nil {
+			st.conv.addToolResult(clientToolMessage(s.newID(), oi))
+		} else if oi.Legacy != nil {
 			payload := oi.Payload
 			if oi.Status == "" {
 				payload = s.cancelLegacy(oi.ID)
@@ -347,6 +367,10 @@ func (s *Store) showAnswered(oi OpenInterrupt) {
 		return
 	}
 	s.showInterrupt(&oi)
+	if oi.ClientTool != nil {
+		s.showClientToolAnswer(oi.ID, oi.ClientTool.Name, oi.Payload)
+		return
+	}
 	it := s.approvals[oi.ID]
 	if it == nil {
 		return // a notice: it could not be answered

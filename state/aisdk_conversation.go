@@ -351,7 +351,7 @@ func (s *Store) replayUIPart(p *wire.UIPart, j int, _ func(string) string) {
 		apply(wire.UIChunk{Type: "reasoning-end", ID: id})
 	case p.Type == "step-start":
 		apply(wire.UIChunk{Type: "start-step"})
-	case p.Type == "source-url", p.Type == "source-document", p.Type == "file":
+	case p.Type == "source-url", p.Type == "source-document", p.Type == "file", p.Type == "reasoning-file":
 		apply(wire.UIChunk{Type: p.Type, SourceID: p.SourceID, URL: p.URL, Title: p.Title, MediaType: p.MediaType, Filename: p.Filename})
 	case p.Type == "dynamic-tool" || strings.HasPrefix(p.Type, "tool-"):
 		name := strings.TrimPrefix(p.Type, "tool-")
@@ -360,6 +360,11 @@ func (s *Store) replayUIPart(p *wire.UIPart, j int, _ func(string) string) {
 			name = p.ToolName
 		}
 		if p.ToolCallID == "" || name == "" {
+			return
+		}
+		if clientToolKind(name) != "" && (p.ProviderExecuted == nil || !*p.ProviderExecuted) {
+			s.hidden[p.ToolCallID] = true
+			s.replayClientToolPart(p)
 			return
 		}
 		apply(wire.UIChunk{Type: "tool-input-available", ToolCallID: p.ToolCallID, ToolName: name, Input: p.Input, Title: p.Title, Dynamic: dynamic})
@@ -410,6 +415,7 @@ func (s *Store) UIChatRequest(userText string) wire.UIChatRequest {
 	req := wire.UIChatRequest{ID: st.conv.ID, Trigger: "submit-message"}
 	if userText != "" {
 		s.refuseWaitingApprovals(st)
+		s.uiCancelClientCalls(st)
 		text := userText
 		st.conv.Messages = append(st.conv.Messages, wire.UIMessage{ID: s.newID(), Role: "user", Parts: []wire.UIPart{{Type: "text", Text: &text}}})
 		s.addUser(userText)

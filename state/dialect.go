@@ -213,7 +213,11 @@ func (t *streamText) append(s *Store, delta string) {
 // newStreamText starts a text item: it stands alone, closing the group.
 func (s *Store) newStreamText() *streamText {
 	it := s.newItem(KindText)
-	s.standalone(it)
+	if s.dialect != nil && s.dialect.agui.nesting > 0 {
+		s.place(it) // a sub-agent's text is a step of its group
+	} else {
+		s.standalone(it)
+	}
 	return &streamText{item: it}
 }
 

@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"time"
 
 	"stepwise/state/wire"
 )
@@ -38,6 +39,13 @@ type CardAnswered struct {
 	Key    string
 	Answer CardAnswer
 }
+
+// CardsExpired: a card's countdown ended at Now (an AG-UI interrupt's
+// expiresAt). Where the page keeps the conversation, the cards that are
+// due expire (their interrupts are cancelled with the next run), and
+// Changes.Ready says when the answers given to the others can now go; a
+// native backend expires its cards with events of its own.
+type CardsExpired struct{ Now time.Time }
 
 // AnswersSent: the answers given to the agent's cards go to it, without a
 // message: the paused run goes on.
@@ -84,6 +92,7 @@ type Restored struct {
 
 func (UserSent) local()        {}
 func (CardAnswered) local()    {}
+func (CardsExpired) local()    {}
 func (AnswersSent) local()     {}
 func (RunStopped) local()      {}
 func (StreamEnded) local()     {}
@@ -148,6 +157,14 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 		}
 		s.changes.Ready = ready
 		return s.changes, nil
+	case CardsExpired:
+		if kept != KeptAsAGUI && kept != KeptAsAISDK {
+			s.begin()
+			return s.changes, nil
+		}
+		ch, ready := s.ExpireDue(ev.Now)
+		ch.Ready = ready
+		return ch, nil
 	case AnswersSent:
 		switch kept {
 		case KeptAsAGUI:

@@ -674,8 +674,8 @@ func (s *Store) touch(it *Item) {
 	s.rev++
 	it.Rev = s.rev
 	top := it
-	if it.parent != nil {
-		top = it.parent
+	for top.parent != nil { // a step, maybe of a nested group
+		top = top.parent
 		top.Rev = s.rev
 	}
 	if top.dirtyEpoch != s.epoch {
@@ -793,6 +793,9 @@ func (s *Store) setStatus(st AgentStatus) {
 			s.touch(it)
 		}
 		clear(s.active)
+		if s.dialect != nil && len(s.dialect.agui.subagents) > 0 {
+			s.aguiCloseSubagents(&s.dialect.agui) // their run is over
+		}
 	}
 	s.status = st
 	s.changes.Status = true

@@ -48,6 +48,8 @@ type (
 	}
 	// AppUpdate: a new version was deployed.
 	AppUpdate struct{}
+	// CardExpired: a card's countdown ended.
+	CardExpired struct{}
 )
 
 // What the commands bring back.

@@ -184,6 +184,8 @@ func (m *Model) Update(msg Msg) []Cmd {
 		m.answer(msg.Key, state.CardAnswer{Values: msg.Values}, func(id string) backend.Command {
 			return backend.SubmitForm{ID: id, Key: msg.Key, Values: msg.Values}
 		})
+	case CardExpired:
+		m.cardsExpired()
 	case RetryMessage:
 		m.retry(msg.ID)
 	case EditMessage:
@@ -436,6 +438,20 @@ func (m *Model) answer(key string, a state.CardAnswer, command func(id string) b
 		m.sent(sentCommand{id: id, key: key})
 	}
 	m.do(command(id))
+	if ch.Ready && !m.busy() {
+		m.continueRun()
+	}
+	m.do(backend.Save{})
+}
+
+// cardsExpired: a card's countdown ended; the cards that are due expire,
+// and when the answers given to the others can now go, they go.
+func (m *Model) cardsExpired() {
+	ch, err := m.store.ApplyLocal(state.CardsExpired{Now: m.now()})
+	if err != nil {
+		return
+	}
+	m.afterApply(ch)
 	if ch.Ready && !m.busy() {
 		m.continueRun()
 	}

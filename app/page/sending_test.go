@@ -386,3 +386,31 @@ func TestAgentAnswersContinueTheRun(t *testing.T) {
 	assert.Len(t, h.sent, 3, "no card: nothing sent")
 	assert.NotEmpty(t, h.m.forms["nope"].Error)
 }
+
+// A card whose countdown ends expires where the page keeps the
+// conversation; the answers given to the others then go. A native backend
+// expires its cards itself.
+func TestCardExpiryContinuesTheRun(t *testing.T) {
+	h := agentPage(t)
+	h.run(Send{Text: "book it"})
+	in, _ := h.m.Store().NextAGUIRun()
+	h.feed(`{"type":"RUN_STARTED","threadId":"s1","runId":"` + in.RunID + `"}
+{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"book","parentMessageId":"m1"}
+{"type":"TOOL_CALL_END","toolCallId":"c1"}
+{"type":"RUN_FINISHED","threadId":"s1","runId":"` + in.RunID + `","outcome":{"type":"interrupt","interrupts":[{"id":"hold","reason":"input_required","message":"Confirm?","responseSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}},"expiresAt":"2026-03-01T10:00:00Z"},{"id":"ok-book","reason":"tool_call","toolCallId":"c1","expiresAt":"2026-03-01T11:00:00Z"}]}}`)
+	h.reset()
+	h.now = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	h.run(components.DecideCommand{Key: "ok-book", Decisions: []wire.Decision{{Type: "approve"}}})
+	h.run(CardExpired{})
+	assert.Len(t, h.sent, 1, "nothing due yet")
+	h.now = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	h.run(CardExpired{})
+	require.Len(t, h.sent, 2)
+	assert.Equal(t, backend.Continue{ID: "c3"}, h.sent[1], "the form expired: the approval goes")
+
+	n := nativePage(t, "en")
+	n.feed(questionEvents)
+	n.run(CardExpired{})
+	assert.Empty(t, n.sent)
+	assert.NotNil(t, n.m.Store().Pending(), "the backend says when it expires")
+}

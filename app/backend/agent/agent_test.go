@@ -51,7 +51,7 @@ func TestRequests(t *testing.T) {
 	var in wire.RunAgentInput
 	require.NoError(t, json.Unmarshal(req.Body, &in))
 	assert.Equal(t, "thread-1", in.ThreadID)
-	assert.Equal(t, []json.RawMessage{}, in.Tools)
+	assert.Equal(t, state.AGUIClientTools, in.Tools, "Stepwise's own tools are offered")
 	_, ok = agui.Resume(s)
 	assert.False(t, ok, "AG-UI gives no run's stream back")
 }
