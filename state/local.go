@@ -134,10 +134,10 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 		}
 		switch kept {
 		case KeptAsAGUI:
-			in := s.AGUIRunInput(ev.Text)
+			in := s.aguiRunInput(ev.Text)
 			s.nextRun = &in
 		case KeptAsAISDK:
-			req := s.UIChatRequest(ev.Text)
+			req := s.uiChatRequest(ev.Text)
 			s.nextChat = &req
 		case KeptNowhere:
 			text := ev.Text
@@ -151,7 +151,7 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 			s.begin()
 			return s.changes, s.checkAnswer(ev.Key, ev.Answer)
 		}
-		ready, err := s.AnswerCard(ev.Key, ev.Answer)
+		ready, err := s.answerCard(ev.Key, ev.Answer)
 		if err != nil {
 			return Changes{}, err
 		}
@@ -162,16 +162,16 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 			s.begin()
 			return s.changes, nil
 		}
-		ch, ready := s.ExpireDue(ev.Now)
+		ch, ready := s.expireDue(ev.Now)
 		ch.Ready = ready
 		return ch, nil
 	case AnswersSent:
 		switch kept {
 		case KeptAsAGUI:
-			in := s.AGUIRunInput("")
+			in := s.aguiRunInput("")
 			s.nextRun = &in
 		case KeptAsAISDK:
-			req := s.UIChatRequest("")
+			req := s.uiChatRequest("")
 			s.nextChat = &req
 		default:
 			return Changes{}, ErrNotKept
@@ -182,25 +182,25 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 			s.begin()
 			return s.changes, nil
 		}
-		return s.StopRun(), nil
+		return s.stopRun(), nil
 	case StreamEnded:
-		return s.EndStreamUnexpectedly(ev.Detail), nil
+		return s.endStreamUnexpectedly(ev.Detail), nil
 	case StreamTimedOut:
-		return s.EndStreamTimedOut(), nil
+		return s.endStreamTimedOut(), nil
 	case StreamRefused:
-		return s.StreamFailed(ev.Problem), nil
+		return s.streamFailed(ev.Problem), nil
 	case StreamResumed:
-		return s.BeginUIResume(), nil
+		return s.beginUIResume(), nil
 	case NothingToResume:
 		s.begin()
-		s.EndUIResume()
+		s.endUIResume()
 		return s.changes, nil
 	case Restored:
 		switch {
 		case ev.AGUI != nil:
-			return s.RestoreAGUI(*ev.AGUI), nil
+			return s.restoreAGUI(*ev.AGUI), nil
 		case ev.UI != nil:
-			return s.RestoreUI(*ev.UI), nil
+			return s.restoreUI(*ev.UI), nil
 		}
 		return Changes{}, errors.New("nothing to restore")
 	}
