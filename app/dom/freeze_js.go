@@ -23,7 +23,7 @@ type pageChunks struct {
 
 	unlaid map[int]bool // chunks whose copy went in and was never laid out
 	laying bool         // an idle callback will lay them out
-	// drawing reports whether chunks wait to be drawn (app/draw.go).
+	// drawing reports whether chunks wait to be drawn (app/dom/draw.go).
 	drawing func() bool
 }
 

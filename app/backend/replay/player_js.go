@@ -41,7 +41,7 @@ type Replayer struct {
 	// painted only after that render, and the result waits for it.
 	Rendered func(done func())
 	// Drawing, when set, reports whether the page is still drawing what
-	// the warm-up brought (app/draw.go): the run starts once it is done,
+	// the warm-up brought (app/dom/draw.go): the run starts once it is done,
 	// as a person's next answer comes after they opened the conversation.
 	Drawing func() bool
 }
