@@ -36,7 +36,7 @@ type SSE struct {
 
 // NewSSE returns a Server-Sent Events transport.
 func NewSSE(cfg Config, ev Events) *SSE {
-	return &SSE{link: link{Config: cfg, Events: ev}, wake: make(chan struct{}, 1)}
+	return &SSE{link: newLink(cfg, ev), wake: make(chan struct{}, 1)}
 }
 
 // NetworkChanged closes the event stream when the browser goes offline,

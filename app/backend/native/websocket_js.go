@@ -27,7 +27,7 @@ type Live struct {
 
 // NewLive returns a WebSocket transport.
 func NewLive(cfg Config, ev Events) *Live {
-	return &Live{link: link{Config: cfg, Events: ev}, wake: make(chan struct{}, 1)}
+	return &Live{link: newLink(cfg, ev), wake: make(chan struct{}, 1)}
 }
 
 // NetworkChanged drops the connection when the browser goes offline, and
