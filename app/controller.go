@@ -113,6 +113,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	// are the fonts (fonts.go).
 	whenIdleInTurn(components.MarkdownWarmUp())
 	warmFonts()
+	components.ListenCardShortcut()
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)

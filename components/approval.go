@@ -91,11 +91,11 @@ func (v *ApprovalView) errorText() string {
 	return v.Form.Error
 }
 
+// OnMount never focuses a decision: see cards.go.
 func (v *ApprovalView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Approval.State == state.ApprovalPending {
-		id := domID("ap", v.Item) + "-0-0"
-		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+		focusCardIfIdle(ctx, domID("approval", v.Item))
 	}
 }
 
@@ -121,10 +121,10 @@ func (v *ApprovalView) title() string {
 func (v *ApprovalView) Render() app.UI {
 	v.sync()
 	a := v.Item.Approval
-	root := app.Div().Class("item approval state-"+string(a.State)).
-		DataSet("kind", "approval").DataSet("state", string(a.State)).Attr("role", "group").
+	root := app.Div().ID(domID("approval", v.Item)).Class("item approval state-"+string(a.State)).
+		DataSet("kind", "approval").DataSet("card", true).DataSet("state", string(a.State)).Attr("role", "group").
 		Aria("labelledby", domID("aph", v.Item))
-	head := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
+	title := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
 	// The backend's own question (an AG-UI interrupt's message), as text.
 	text := app.If(a.Text != "", func() app.UI { return app.P().Class("approval-text").Text(a.Text) })
 	if a.State != state.ApprovalPending {
@@ -132,9 +132,10 @@ func (v *ApprovalView) Render() app.UI {
 		if k, ok := automaticStateKeys[a.State]; ok && a.Automatic {
 			key = k // the backend's policy decided, not the user
 		}
-		return root.Body(head, text, app.Div().Class("approval-status").DataSet("automatic", a.Automatic).Text(v.Settings.T(key)))
+		return root.Body(title, text, app.Div().Class("approval-status").DataSet("automatic", a.Automatic).Text(v.Settings.T(key)))
 	}
-	body := []app.UI{head, text}
+	root = root.Attr("tabindex", "-1").Aria("keyshortcuts", CardShortcut)
+	body := []app.UI{app.Div().Class("card-head").Body(title, cardKeys(v.Settings)), text}
 	for i := range a.Actions {
 		body = append(body, v.action(i))
 	}

@@ -50,11 +50,11 @@ func (v *QuestionView) sync() {
 // sending is true while the answer is on its way: the form is read-only.
 func (v *QuestionView) sending() bool { return v.Form.Sending }
 
+// OnMount never focuses an option: see cards.go.
 func (v *QuestionView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Question.State == state.QuestionPending {
-		id := v.inputID(0, 0)
-		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+		focusCardIfIdle(ctx, domID("question", v.Item))
 	}
 }
 
@@ -67,12 +67,13 @@ func (v *QuestionView) inputID(qi, oi int) string {
 func (v *QuestionView) Render() app.UI {
 	v.sync()
 	q := v.Item.Question
-	root := app.Div().Class("item question state-"+string(q.State)).
-		DataSet("kind", "question").DataSet("state", string(q.State)).Attr("role", "group").
+	root := app.Div().ID(domID("question", v.Item)).Class("item question state-"+string(q.State)).
+		DataSet("kind", "question").DataSet("card", true).DataSet("state", string(q.State)).Attr("role", "group").
 		Aria("labelledby", domID("qh", v.Item))
 	if q.State != state.QuestionPending {
 		return root.Body(v.resolved())
 	}
+	root = root.Attr("tabindex", "-1").Aria("keyshortcuts", CardShortcut)
 	shown := v.Form.Shown
 	if shown.IsZero() {
 		shown = v.mounted
@@ -82,6 +83,7 @@ func (v *QuestionView) Render() app.UI {
 	blocks = append(blocks, app.Div().Class("question-head").Body(
 		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
 		&Countdown{Until: until, Settings: v.Settings, Class: "countdown"},
+		cardKeys(v.Settings),
 	))
 	for qi := range q.Questions {
 		blocks = append(blocks, v.question(qi))
@@ -227,14 +229,4 @@ func (v *QuestionView) resolved() app.UI {
 		))
 	}
 	return app.Div().Class("question-resolved").Body(rows...)
-}
-
-// focusByID moves keyboard focus to the element with that id, if any.
-func focusByID(id string) {
-	if !app.IsClient {
-		return
-	}
-	if el := app.Window().GetElementByID(id); el.Truthy() {
-		el.Call("focus")
-	}
 }

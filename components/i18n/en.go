@@ -149,11 +149,16 @@ var en = catalog{
 		"copy.code":         "Copy code",
 		"copy.refused":      "Could not copy: the browser refused access to the clipboard. Select the text and press Ctrl+C.",
 		"announce.running":  "The assistant is working.",
-		"announce.question": "The assistant asks you a question.",
-		"announce.approval": "The assistant waits for your approval.",
+		"announce.question": "The assistant asks you a question. Alt+Shift+A goes to it.",
+		"announce.approval": "The assistant waits for your approval. Alt+Shift+A goes to it.",
+		"announce.form":     "The assistant needs a few details. Alt+Shift+A goes to the form.",
 		"announce.done":     "The assistant has answered.",
 		"announce.stopped":  "The assistant stopped.",
 		"announce.failed":   "The run failed.",
+
+		// Cards: their shortcut (components/cards.go).
+		"card.keys":      "Alt+Shift+A",
+		"card.keys_hint": "Alt+Shift+A: from the message box to this card, and back",
 
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",

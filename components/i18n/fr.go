@@ -149,11 +149,16 @@ var fr = catalog{
 		"copy.code":         "Copier le code",
 		"copy.refused":      "Copie impossible : le navigateur a refusé l'accès au presse-papiers. Sélectionnez le texte et appuyez sur Ctrl+C.",
 		"announce.running":  "L'assistant travaille.",
-		"announce.question": "L'assistant vous pose une question.",
-		"announce.approval": "L'assistant attend votre accord.",
+		"announce.question": "L'assistant vous pose une question. Alt+Maj+A pour y aller.",
+		"announce.approval": "L'assistant attend votre accord. Alt+Maj+A pour y aller.",
+		"announce.form":     "L'assistant a besoin de quelques précisions. Alt+Maj+A pour aller au formulaire.",
 		"announce.done":     "L'assistant a répondu.",
 		"announce.stopped":  "L'assistant s'est arrêté.",
 		"announce.failed":   "L'exécution a échoué.",
+
+		// Cards: their shortcut (components/cards.go).
+		"card.keys":      "Alt+Maj+A",
+		"card.keys_hint": "Alt+Maj+A : de la zone de message à cette carte, et retour",
 
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Source %d",

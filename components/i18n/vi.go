@@ -149,11 +149,16 @@ var vi = catalog{
 		"copy.code":         "Sao chép mã",
 		"copy.refused":      "Không sao chép được: trình duyệt từ chối truy cập bộ nhớ tạm. Hãy chọn văn bản rồi nhấn Ctrl+C.",
 		"announce.running":  "Trợ lý đang làm việc.",
-		"announce.question": "Trợ lý đang hỏi bạn một câu.",
-		"announce.approval": "Trợ lý đang chờ bạn cho phép.",
+		"announce.question": "Trợ lý đang hỏi bạn một câu. Nhấn Alt+Shift+A để tới câu hỏi.",
+		"announce.approval": "Trợ lý đang chờ bạn cho phép. Nhấn Alt+Shift+A để tới thẻ phê duyệt.",
+		"announce.form":     "Trợ lý cần thêm vài thông tin. Nhấn Alt+Shift+A để tới biểu mẫu.",
 		"announce.done":     "Trợ lý đã trả lời xong.",
 		"announce.stopped":  "Trợ lý đã dừng.",
 		"announce.failed":   "Lượt chạy bị lỗi.",
+
+		// Cards: their shortcut (components/cards.go).
+		"card.keys":      "Alt+Shift+A",
+		"card.keys_hint": "Alt+Shift+A: từ ô nhập tin nhắn tới thẻ này và quay lại",
 
 		// Anthropic-native blocks (BACKENDS.md section 1).
 		"citation.label":                       "Nguồn %d",

@@ -1,0 +1,188 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// pendingCard finds the pending card of a kind (approval, question, form).
+func pendingCard(kind string) string {
+	return `document.querySelector('[data-kind="` + kind + `"][data-state="pending"]')`
+}
+
+// altShift are the modifiers of the cards' shortcut (Alt+Shift+A).
+var altShift = []chromedp.Modifier{chromedp.ModifierAlt, chromedp.ModifierShift}
+
+// typeKeys types text as key presses into whatever has focus, one key at a
+// time, as a person does (chromedp.SendKeys would focus its target first).
+func (p *page) typeKeys(text string) {
+	p.t.Helper()
+	for _, r := range text {
+		p.do(chromedp.KeyEvent(string(r)))
+	}
+}
+
+// afterFrames waits until the page has drawn two more animation frames:
+// anything a mount deferred (focus, a render) has happened by then.
+func (p *page) afterFrames() {
+	p.t.Helper()
+	p.waitJS(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
+}
+
+// loggedTypes lists the types of the session's stored events.
+func loggedTypes(t *testing.T, session string) []string {
+	t.Helper()
+	events, err := agent.Events(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, ev := range events {
+		s := string(ev)
+		if i := strings.Index(s, `"type":"`); i >= 0 {
+			s = s[i+len(`"type":"`):]
+			types = append(types, s[:strings.IndexByte(s, '"')])
+		}
+	}
+	return types
+}
+
+// typeWhileCardMounts types into the composer while the run, held at its
+// gate, goes on and shows a card of kind: some words before, the card's
+// arrival in the middle of a word, and more words (spaces and Enter-free)
+// after it is drawn. It returns all that was typed.
+func typeWhileCardMounts(p *page, session, kind string) string {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="composer"]`)))
+	eval[bool](p, `(document.getElementById("composer-input").value = "") === ""`)
+	typed := "Actually wait, make "
+	p.typeKeys(typed)
+	if !agent.Release(session) {
+		p.t.Fatal("the run is not in the agent")
+	}
+	// Keep typing, a key at a time, until the card is there...
+	more := "it fifty shares and "
+	i := 0
+	for ; i < len(more) && !eval[bool](p, `!!`+pendingCard(kind)); i++ {
+		p.typeKeys(more[i : i+1])
+	}
+	p.waitJS(pendingCard(kind), 15*time.Second)
+	typed += more[:i]
+	// ...and on, across the frames in which it mounts.
+	rest := more[i:] + " not at market price please"
+	for _, r := range rest {
+		p.typeKeys(string(r))
+		if r == ' ' {
+			p.afterFrames()
+		}
+	}
+	return typed + rest
+}
+
+// Typing in the composer while an approval card arrives neither moves the
+// focus nor approves anything: the card is announced, and the text typed is
+// all there.
+func TestTypingWhileApprovalArrivesApprovesNothing(t *testing.T) {
+	const session = "type-approval"
+	p := newPage(t)
+	p.open("/?session=" + session + "&lang=en")
+	p.waitConnected()
+	p.send("/gated-approval")
+	p.waitJS(`document.querySelector('[data-kind="tool"][data-status="active"]')`, 15*time.Second)
+	typed := typeWhileCardMounts(p, session, "approval")
+	p.afterFrames()
+	if got := eval[string](p, composerValue); got != typed {
+		t.Errorf("the composer holds %q, want %q", got, typed)
+	}
+	if !eval[bool](p, `document.activeElement === document.getElementById("composer-input")`) {
+		t.Errorf("focus moved to %s", eval[string](p, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	if eval[bool](p, `!!`+pendingCard("approval")+`.querySelector("button:disabled")`) {
+		t.Error("the approval card is sending")
+	}
+	for _, typ := range loggedTypes(t, session) {
+		if typ == "approval_result" {
+			t.Fatal("typing answered the approval")
+		}
+	}
+	// The status region says a card waits, and how to reach it.
+	p.waitJS(`document.querySelector('[data-testid="announcer"]').textContent.includes("Alt+Shift+A")`, 5*time.Second,
+		`document.querySelector('[data-testid="announcer"]').textContent`)
+	// The shortcut goes to the card (its group, not a button), and back.
+	p.do(chromedp.KeyEvent("A", chromedp.KeyModifiers(altShift...)))
+	p.waitJS(`document.activeElement === `+pendingCard("approval"), 5*time.Second, `document.activeElement.outerHTML.slice(0, 120)`)
+	p.do(chromedp.KeyEvent(" "))
+	p.afterFrames()
+	if got := eval[string](p, composerValue); got != typed {
+		t.Errorf("the composer holds %q, want %q", got, typed)
+	}
+	p.do(chromedp.KeyEvent("A", chromedp.KeyModifiers(altShift...)))
+	p.waitJS(`document.activeElement === document.getElementById("composer-input")`, 5*time.Second)
+	if n := len(loggedTypes(t, session)); eval[bool](p, pendingCard("approval")+` === null`) {
+		t.Fatalf("the card is no longer pending (%d events)", n)
+	}
+
+	// After F5 the focus is not on Approve either: on the card's group
+	// (the composer is empty and nothing else has it).
+	p.reload()
+	p.waitJS(pendingCard("approval"), 15*time.Second)
+	p.afterFrames()
+	if eval[bool](p, `document.activeElement && document.activeElement.matches('button')`) {
+		t.Errorf("after a reload focus is on %s", eval[string](p, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	if eval[string](p, composerValue) == "" && !eval[bool](p, `document.activeElement === `+pendingCard("approval")) {
+		t.Errorf("a page opening on a waiting card with nothing else focused: focus on %s, want the card",
+			eval[string](p, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	p.do(chromedp.KeyEvent(" "))
+	p.afterFrames()
+	for _, typ := range loggedTypes(t, session) {
+		if typ == "approval_result" {
+			t.Fatal("a space after the reload answered the approval")
+		}
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="reject"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="approval-send"]`)))
+	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
+}
+
+// The same with a question: the first option is not chosen by a typed
+// space, and the rest of the words stay in the composer.
+func TestTypingWhileQuestionArrivesAnswersNothing(t *testing.T) {
+	const session = "type-question"
+	p := newPage(t)
+	p.open("/?session=" + session + "&lang=en")
+	p.waitConnected()
+	p.send("/gated-question")
+	p.waitJS(`document.querySelector('[data-kind="text"]') && document.querySelector('[data-kind="text"]').textContent.includes("One question first")`, 15*time.Second)
+	typed := typeWhileCardMounts(p, session, "question")
+	p.afterFrames()
+	if got := eval[string](p, composerValue); got != typed {
+		t.Errorf("the composer holds %q, want %q", got, typed)
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-kind="question"] input:checked').length`); n != 0 {
+		t.Errorf("typing chose %d options", n)
+	}
+	if !eval[bool](p, `document.activeElement === document.getElementById("composer-input")`) {
+		t.Errorf("focus moved to %s", eval[string](p, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	for _, typ := range loggedTypes(t, session) {
+		if typ == "approval_result" {
+			t.Fatal("typing answered the question")
+		}
+	}
+	p.reload()
+	p.waitJS(pendingCard("question"), 15*time.Second)
+	p.afterFrames()
+	if eval[bool](p, `document.activeElement && document.activeElement.matches('input, button')`) {
+		t.Errorf("after a reload focus is on %s", eval[string](p, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] .option`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
+	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
+}
