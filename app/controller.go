@@ -114,6 +114,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	whenIdleInTurn(components.MarkdownWarmUp())
 	warmFonts()
 	components.ListenCardShortcut()
+	components.ListenSourcesHistory(ctx)
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
@@ -370,6 +371,10 @@ func (c *Controller) sent(cmd Command, err error) {
 }
 
 func (c *Controller) onToggleSources(ctx app.Context, a app.Action) {
+	if open, ok := a.Value.(bool); ok {
+		c.sourcesOpen = open
+		return
+	}
 	c.sourcesOpen = !c.sourcesOpen
 }
 

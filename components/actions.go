@@ -14,7 +14,7 @@ const (
 	ActionStop          = "stepwise.stop"    // no value
 	ActionAnswer        = "stepwise.answer"  // AnswerCommand
 	ActionDecide        = "stepwise.decide"  // DecideCommand
-	ActionToggleSources = "stepwise.sources" // no value: open or close the sources panel
+	ActionToggleSources = "stepwise.sources" // bool: open the sources panel or not; none: toggle
 	ActionSubmitForm    = "stepwise.form"    // FormCommand
 	ActionCardExpired   = "stepwise.expired" // string: the key of a card whose countdown ended
 )

@@ -188,7 +188,7 @@ func (b *Topbar) Render() app.UI {
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[b.Connection])),
 		),
 		&PlanControl{Settings: s, Plan: b.Plan, Disabled: b.Starting},
-		app.Button().Class("sources-button").DataSet("testid", "sources-button").
+		app.Button().Type("button").ID(sourcesToggleID).Class("sources-button").DataSet("testid", "sources-button").
 			Aria("expanded", b.SourcesOpen).Aria("controls", "sources-panel").Disabled(b.Starting).
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleSources) }).Body(
 			app.Span().Text(s.T("sources.button")),

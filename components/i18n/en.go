@@ -28,6 +28,7 @@ var en = catalog{
 		"sources.title":                     "Sources",
 		"sources.resize":                    "Resize the sources panel",
 		"sources.empty":                     "No sources yet.",
+		"sources.close":                     "Close the sources",
 		"question.other":                    "Other",
 		"question.other_input":              "Type your answer",
 		"question.skip":                     "Skip",

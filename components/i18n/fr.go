@@ -28,6 +28,7 @@ var fr = catalog{
 		"sources.title":                     "Sources",
 		"sources.resize":                    "Redimensionner le panneau des sources",
 		"sources.empty":                     "Aucune source pour l'instant.",
+		"sources.close":                     "Fermer les sources",
 		"question.other":                    "Autre",
 		"question.other_input":              "Saisissez votre réponse",
 		"question.skip":                     "Passer",

@@ -28,6 +28,7 @@ var vi = catalog{
 		"sources.title":                     "Nguồn tham khảo",
 		"sources.resize":                    "Đổi độ rộng bảng nguồn",
 		"sources.empty":                     "Chưa có nguồn nào.",
+		"sources.close":                     "Đóng bảng nguồn",
 		"question.other":                    "Khác",
 		"question.other_input":              "Nhập câu trả lời của bạn",
 		"question.skip":                     "Bỏ qua",

@@ -186,3 +186,112 @@ func TestTypingWhileQuestionArrivesAnswersNothing(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
 	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
 }
+
+const (
+	sourcesPanel  = `document.querySelector('[data-testid="sources-panel"]')`
+	sourcesButton = `document.querySelector('[data-testid="sources-button"]')`
+	// sourcesClosed: the panel is gone and the focus is back on its button.
+	sourcesClosed = `!` + sourcesPanel + ` && document.activeElement === ` + sourcesButton +
+		` && ` + sourcesButton + `.getAttribute("aria-expanded") === "false"`
+)
+
+// openSources opens the sources panel from its button and waits until the
+// focus is in it.
+func (p *page) openSources() {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="sources-button"]`)))
+	p.waitJS(sourcesPanel+` && `+sourcesPanel+`.contains(document.activeElement)`, 5*time.Second,
+		`document.activeElement.outerHTML.slice(0, 120)`)
+}
+
+// The sources panel closes as the conversations drawer does: its close
+// button, Escape, the backdrop on a phone; the focus goes back to its
+// button. On a phone the back button closes it and stays in the
+// conversation (a new conversation, whose address the page rewrote, too).
+func TestSourcesPanelCloses(t *testing.T) {
+	for _, width := range []int{360, 1100} {
+		t.Run(itoa(width), func(t *testing.T) {
+			p := newPage(t)
+			p.sized("light", width)
+			p.open("/?lang=en")
+			p.waitConnected()
+			p.send("/search")
+			p.waitJS(`document.querySelector('[data-testid="conversation-link"][aria-current="page"]')`, 10*time.Second)
+			p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="text"]')`, 30*time.Second)
+			p.do(chromedp.Evaluate[chromedp.Void](`window.__samePage = true`))
+			address := eval[string](p, `location.href`)
+
+			p.openSources()
+			if width < 720 {
+				// Over the conversation, with room for a backdrop.
+				if probs := eval[[]string](p, layoutProblems); len(probs) > 0 {
+					t.Fatalf("layout with the panel open: %v", probs)
+				}
+				if !eval[bool](p, `(r => r.left > 0 && r.right <= innerWidth)(`+sourcesPanel+`.getBoundingClientRect())`) {
+					t.Error("the panel leaves no backdrop to tap")
+				}
+			}
+			p.do(chromedp.Click(chromedp.CSS(`[data-testid="sources-close"]`)))
+			p.waitJS(sourcesClosed, 5*time.Second, `document.activeElement.outerHTML.slice(0, 120)`)
+
+			p.openSources()
+			p.do(chromedp.KeyEvent("\x1b"))
+			p.waitJS(sourcesClosed, 5*time.Second, `document.activeElement.outerHTML.slice(0, 120)`)
+
+			if width < 720 {
+				p.openSources()
+				p.do(chromedp.MouseClickXY(8, 300))
+				p.waitJS(sourcesClosed, 5*time.Second, `document.activeElement.outerHTML.slice(0, 120)`)
+
+				p.openSources()
+				p.do(chromedp.NavigateBack())
+				p.waitJS(`!`+sourcesPanel, 5*time.Second)
+				if !eval[bool](p, `window.__samePage === true && location.href === `+jsString(address)) {
+					t.Fatalf("the back button left the page: %s", eval[string](p, `location.href`))
+				}
+				// The app still runs: the panel opens and closes again, and
+				// the history entry the panel added is gone with it.
+				p.openSources()
+				p.do(chromedp.Click(chromedp.CSS(`[data-testid="sources-close"]`)))
+				p.waitJS(sourcesClosed, 5*time.Second)
+				if n := eval[int](p, `document.querySelectorAll('[data-kind="text"]').length`); n == 0 {
+					t.Fatal("the conversation is gone")
+				}
+			}
+		})
+	}
+}
+
+// TestCardsScreens saves the cards and panels, light and dark, at 360 px
+// and on a desktop, for a person to look at (STEPWISE_SCREENS=1).
+func TestCardsScreens(t *testing.T) {
+	if !screensWanted() {
+		t.Skip("set STEPWISE_SCREENS=1 to save screenshots in testdata/screens")
+	}
+	shots := []struct {
+		name, url string
+		prepare   func(p *page)
+	}{
+		{"card-approval", "/?replay=/fixtures/approval.jsonl&rate=max&lang=en", func(p *page) {
+			p.waitJS(pendingCard("approval"), 5*time.Second)
+		}},
+		{"card-question", "/?replay=/scenarios/question.jsonl&rate=max&lang=vi", func(p *page) {
+			p.waitJS(pendingCard("question"), 5*time.Second)
+		}},
+		{"sources-open", "/?replay=/scenarios/search.jsonl&rate=max&lang=fr", func(p *page) {
+			p.openSources()
+		}},
+		{"group-failed", "/?replay=/scenarios/parallel.jsonl&rate=max&lang=en", func(p *page) {
+			p.waitJS(`document.querySelector('[data-kind="group"][data-state="done"]')`, 5*time.Second)
+		}},
+	}
+	for _, s := range shots {
+		t.Run(s.name, func(t *testing.T) {
+			p := newPage(t)
+			p.open(s.url)
+			p.waitJS(`window.__result`, 30*time.Second)
+			s.prepare(p)
+			p.screens(s.name)
+		})
+	}
+}
