@@ -126,6 +126,10 @@ type Tool struct {
 	// redacted result, an encrypted code execution result); Result holds an
 	// English sentence, the UI says so in its own words.
 	Encrypted bool
+	// Cancelled: its result came with status cancelled; Rejected: its
+	// approval was rejected. Both have Status ToolError (PROTOCOL.md
+	// section 3); the UI tells them from a failure.
+	Cancelled, Rejected bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta

@@ -22,6 +22,10 @@ var en = catalog{
 		"status.done":                       "Done",
 		"status.error":                      "Failed",
 		"status.interrupted":                "Interrupted",
+		"status.cancelled":                  "Cancelled",
+		"status.rejected":                   "Rejected",
+		"tool.cancelled":                    "Cancelled before it returned.",
+		"tool.rejected":                     "Not run: the approval was rejected.",
 		"thinking.title":                    "Thinking",
 		"search.title":                      "🔍 Web search",
 		"sources.button":                    "Sources",
@@ -216,6 +220,9 @@ var en = catalog{
 		"plan.empty":                           "The plan is empty.",
 	},
 	plurals: map[string]Forms{
+		"group.failed":        {One: "%d step failed", Other: "%d steps failed"},
+		"group.cancelled":     {One: "%d cancelled", Other: "%d cancelled"},
+		"group.rejected":      {One: "%d approval rejected", Other: "%d approvals rejected"},
 		"search.results":      {One: "%d result", Other: "%d results"},
 		"approval.title_many": {One: "Allow %d action to run?", Other: "Allow %d actions to run?"},
 

@@ -22,6 +22,10 @@ var fr = catalog{
 		"status.done":                       "Terminé",
 		"status.error":                      "Échec",
 		"status.interrupted":                "Interrompu",
+		"status.cancelled":                  "Annulé",
+		"status.rejected":                   "Refusé",
+		"tool.cancelled":                    "Annulé avant sa réponse.",
+		"tool.rejected":                     "Pas exécuté : l'autorisation a été refusée.",
 		"thinking.title":                    "Réflexion",
 		"search.title":                      "🔍 Recherche web",
 		"sources.button":                    "Sources",
@@ -216,6 +220,9 @@ var fr = catalog{
 		"plan.empty":                           "Le plan est vide.",
 	},
 	plurals: map[string]Forms{
+		"group.failed":        {One: "%d étape en échec", Many: "%d d'étapes en échec", Other: "%d étapes en échec"},
+		"group.cancelled":     {One: "%d annulée", Many: "%d d'annulées", Other: "%d annulées"},
+		"group.rejected":      {One: "%d autorisation refusée", Many: "%d d'autorisations refusées", Other: "%d autorisations refusées"},
 		"search.results":      {One: "%d résultat", Many: "%d de résultats", Other: "%d résultats"},
 		"approval.title_many": {One: "Autoriser %d action ?", Many: "Autoriser %d d'actions ?", Other: "Autoriser %d actions ?"},
 

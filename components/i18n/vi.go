@@ -22,6 +22,10 @@ var vi = catalog{
 		"status.done":                       "Xong",
 		"status.error":                      "Lỗi",
 		"status.interrupted":                "Bị gián đoạn",
+		"status.cancelled":                  "Đã hủy",
+		"status.rejected":                   "Bị từ chối",
+		"tool.cancelled":                    "Đã hủy trước khi có kết quả.",
+		"tool.rejected":                     "Không chạy: yêu cầu cho phép đã bị từ chối.",
 		"thinking.title":                    "Suy nghĩ",
 		"search.title":                      "🔍 Tìm kiếm web",
 		"sources.button":                    "Nguồn",
@@ -216,6 +220,9 @@ var vi = catalog{
 		"plan.empty":                           "Kế hoạch chưa có việc nào.",
 	},
 	plurals: map[string]Forms{
+		"group.failed":        {Other: "%d bước lỗi"},
+		"group.cancelled":     {Other: "%d bước đã hủy"},
+		"group.rejected":      {Other: "%d yêu cầu bị từ chối"},
 		"search.results":      {Other: "%d kết quả"},
 		"approval.title_many": {Other: "Cho phép %d thao tác thực hiện?"},
 

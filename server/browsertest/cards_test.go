@@ -295,3 +295,39 @@ func TestCardsScreens(t *testing.T) {
 		})
 	}
 }
+
+// A collapsed group says in its header that a step failed and one was
+// cancelled; inside, the cancelled tool has its own dot and words, and its
+// empty response says it was cancelled, in no red box.
+func TestGroupShowsFailedAndCancelledSteps(t *testing.T) {
+	p := newPage(t)
+	p.replayURL("/fixtures/statuses.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 20*time.Second)
+	header := `document.querySelector('[data-kind="group"] .group-header')`
+	p.waitJS(header+`.getAttribute('aria-expanded') === "false"`, 5*time.Second)
+	if got := eval[string](p, header+`.querySelector('[data-testid="group-outcome"]').innerText`); !strings.Contains(got, "1 step failed") || !strings.Contains(got, "1 cancelled") {
+		t.Errorf("the collapsed group's header says %q", got)
+	}
+	if !eval[bool](p, `(o => o.getBoundingClientRect().width > 0 && o.getBoundingClientRect().right <= `+header+`.getBoundingClientRect().right)(`+header+`.querySelector('.outcome-failed'))`) {
+		t.Error("the outcome is not shown in the header")
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] .group-header`)))
+	p.waitJS(`document.querySelector('[data-tool-id="t3"]')`, 2*time.Second)
+	dot := func(id string) string {
+		return eval[string](p, `(d => getComputedStyle(d).backgroundColor + " " + getComputedStyle(d).borderTopColor)(document.querySelector('[data-tool-id="`+id+`"] .dot'))`)
+	}
+	if failed, cancelled := dot("t2"), dot("t3"); failed == cancelled {
+		t.Errorf("the cancelled tool's dot looks like the failed one's: %s", cancelled)
+	}
+	if got := eval[string](p, `document.querySelector('[data-tool-id="t3"] .tool-row').textContent`); !strings.Contains(got, "Cancelled") || strings.Contains(got, "Failed") {
+		t.Errorf("the cancelled tool's row says %q", got)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-tool-id="t3"] .tool-row`)))
+	p.waitJS(`document.querySelector('[data-tool-id="t3"] .tool-response')`, 2*time.Second)
+	if eval[bool](p, `document.querySelector('[data-tool-id="t3"] .tool-response').classList.contains("is-error")`) {
+		t.Error("the cancelled tool's response is an error box")
+	}
+	if got := eval[string](p, `document.querySelector('[data-tool-id="t3"] .tool-response').textContent`); got != "Cancelled before it returned." {
+		t.Errorf("the cancelled tool's response says %q", got)
+	}
+}

@@ -1,0 +1,60 @@
+package components
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func result(i, id, status, content string) string {
+	return `{"type":"content_block_start","index":` + i + `,"content_block":{"type":"tool_result","tool_use_id":"` + id + `","tool_name":"get_price","content":"` + content + `","status":"` + status + `"}}`
+}
+
+const ge = `{"type":"group_end","index":9,"summary":"Prices"}`
+
+// A cancelled tool is not a failed one: its own words, dot and response.
+func TestCancelledToolIsNotFailed(t *testing.T) {
+	s := storeOf(t, start, gs, tool("1", "a", "A"), result("2", "a", "cancelled", ""))
+	html := itemHTML(t, in("en"), s.Items()[0].Group.Steps[0])
+	assert.Contains(t, html, `data-outcome="cancelled"`)
+	assert.Contains(t, html, `class="dot dot-cancelled"`)
+	assert.Contains(t, html, ", Cancelled<")
+	assert.NotContains(t, html, "Failed")
+
+	s = storeOf(t, start, gs, tool("1", "a", "A"), result("2", "a", "error", "boom"))
+	html = itemHTML(t, in("en"), s.Items()[0].Group.Steps[0])
+	assert.Contains(t, html, `class="dot dot-error"`)
+	assert.Contains(t, html, ", Failed<")
+	assert.NotContains(t, html, "data-outcome")
+}
+
+// A finished group's header says which steps failed, were cancelled, or
+// were rejected; a group where all went well says nothing of the kind.
+func TestGroupHeaderSaysWhatWentWrong(t *testing.T) {
+	approval := `{"type":"content_block_start","index":5,"content_block":{"type":"approval_request","approval_key":"k","action_requests":[{"name":"get_price","args":{}}],"review_configs":[{"action_name":"get_price","allowed_decisions":["approve","reject"]}]}}`
+	rejected := `{"type":"approval_result","approval_key":"k","decisions":[{"type":"reject"}]}`
+	s := storeOf(t, start, gs,
+		tool("1", "a", "A"), result("2", "a", "error", "boom"),
+		tool("3", "b", "B"), result("4", "b", "cancelled", ""),
+		tool("6", "c", "C"), approval, rejected,
+		ge)
+	for lang, want := range map[string][]string{
+		"en": {"1 step failed", "1 cancelled", "1 approval rejected"},
+		"fr": {"1 étape en échec", "1 annulée", "1 autorisation refusée"},
+		"vi": {"1 bước lỗi", "1 bước đã hủy", "1 yêu cầu bị từ chối"},
+	} {
+		html := itemHTML(t, in(lang), s.Items()[0])
+		assert.False(t, expandedTrue(html), "collapsed")
+		i := strings.Index(html, `data-testid="group-outcome"`)
+		if !assert.True(t, i >= 0 && i < strings.Index(html, `class="chevron"`), "%s: the outcome is in the header", lang) {
+			continue
+		}
+		for _, w := range want {
+			assert.Contains(t, html, w, lang)
+		}
+	}
+
+	s = storeOf(t, start, gs, tool("1", "a", "A"), result("2", "a", "success", "ok"), ge)
+	assert.NotContains(t, itemHTML(t, in("en"), s.Items()[0]), "group-outcome")
+}
