@@ -58,3 +58,44 @@ func TestGroupHeaderSaysWhatWentWrong(t *testing.T) {
 	s = storeOf(t, start, gs, tool("1", "a", "A"), result("2", "a", "success", "ok"), ge)
 	assert.NotContains(t, itemHTML(t, in("en"), s.Items()[0]), "group-outcome")
 }
+
+// A search result's age is in the UI's language.
+func TestPageAgeInTheUILanguage(t *testing.T) {
+	for _, tc := range []struct{ lang, age, want string }{
+		{"vi", "2 days ago", "2 ngày trước"},
+		{"fr", "2 days ago", "il y a 2 jours"},
+		{"fr", "an hour ago", "il y a 1 heure"},
+		{"fr", "1 week ago", "il y a 1 semaine"},
+		{"vi", "5 hours ago", "5 giờ trước"},
+		{"en", "3 days ago", "3 days ago"},
+		{"vi", "April 30, 2026", "30/04/2026"},
+		{"fr", "January 12, 2026", "12/01/2026"},
+		{"en", "April 30, 2026", "April 30, 2026"},
+		{"fr", "yesterday", "yesterday"},
+	} {
+		assert.Equal(t, tc.want, pageAge(tc.age, in(tc.lang)), "%s %q", tc.lang, tc.age)
+	}
+}
+
+// The header's badge counts sources, not searches; with none, there is no
+// Sources button (unless the panel is open).
+func TestSourcesBadgeCountsSources(t *testing.T) {
+	search := func(i, id string, n int) string {
+		var srcs []string
+		for j := 0; j < n; j++ {
+			srcs = append(srcs, `{"url":"https://e.example/`+id+strings.Repeat("x", j)+`","title":"T"}`)
+		}
+		return `{"type":"content_block_start","index":` + i + `,"content_block":{"type":"tool_use","id":"` + id + `","name":"web_search","input":{"query":"q"}}}` + "\n" +
+			`{"type":"content_block_start","index":` + i + `1,"content_block":{"type":"tool_result","tool_use_id":"` + id + `","tool_name":"web_search","content":"ok","status":"success","artifact":{"query":"q","sources":[` + strings.Join(srcs, ",") + `]}}}`
+	}
+	events := []string{start}
+	for _, l := range strings.Split(search("1", "a", 4)+"\n"+search("2", "b", 3), "\n") {
+		events = append(events, l)
+	}
+	s := storeOf(t, events...)
+	assert.Equal(t, 7, SourceCount(s.Sources()))
+	html := render(t, &Topbar{Settings: in("en"), SourceCount: SourceCount(s.Sources())})
+	assert.Contains(t, html, `<span class="badge">7</span>`)
+	assert.NotContains(t, render(t, &Topbar{Settings: in("en")}), `sources-button`)
+	assert.Contains(t, render(t, &Topbar{Settings: in("en"), SourcesOpen: true}), `sources-button`)
+}

@@ -1,7 +1,10 @@
 package components
 
 import (
+	"regexp"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -23,7 +26,6 @@ type SourcesPanel struct {
 	app.Compo
 	Settings Settings
 	Groups   []state.SourceGroup
-	Count    int
 	Width    int
 	Rev      uint64 // the store's SourcesRev: groups also grow in place
 
@@ -140,7 +142,7 @@ func (p *SourcesPanel) Render() app.UI {
 	for _, g := range p.Groups {
 		groups = append(groups, app.Section().Class("sources-group").DataSet("testid", "sources-group").Body(
 			app.H3().Class("sources-query").Text(sourceGroupTitle(g, p.Settings)),
-			sourceList(g.Sources),
+			sourceList(g.Sources, p.Settings),
 		))
 	}
 	if len(groups) == 0 {
@@ -200,4 +202,51 @@ func (p *SourcesPanel) key(ctx app.Context, e app.Event) {
 		return
 	}
 	e.PreventDefault()
+}
+
+// SourceCount is how many sources the panel lists (the header's badge):
+// every result of every search, not the searches.
+func SourceCount(groups []state.SourceGroup) int {
+	n := 0
+	for _, g := range groups {
+		n += len(g.Sources)
+	}
+	return n
+}
+
+// relativeAge reads a search result's English page_age ("2 days ago", "an
+// hour ago").
+var relativeAge = regexp.MustCompile(`^(\d+|an?|one) (minute|hour|day|week|month|year)s? ago$`)
+
+// ageKeys are the words of a relative page age, by unit.
+var ageKeys = map[string]string{
+	"minute": "age.minutes",
+	"hour":   "age.hours",
+	"day":    "age.days",
+	"week":   "age.weeks",
+	"month":  "age.months",
+	"year":   "age.years",
+}
+
+// pageAge is a search result's page_age in the UI's language: a relative
+// age or a date as Anthropic's web search writes them, anything else as it
+// came.
+func pageAge(age string, s Settings) string {
+	age = strings.TrimSpace(age)
+	if m := relativeAge.FindStringSubmatch(strings.ToLower(age)); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			n = 1 // "a", "an", "one"
+		}
+		return s.N(ageKeys[m[2]], n)
+	}
+	if s.Locale.Lang() == "en" {
+		return age // its dates are English already
+	}
+	for _, layout := range []string{"January 2, 2006", "Jan 2, 2006", "2006-01-02"} {
+		if d, err := time.Parse(layout, age); err == nil {
+			return s.T("age.date", d.Day(), int(d.Month()), d.Year())
+		}
+	}
+	return age
 }

@@ -144,7 +144,7 @@ func (v *ToolView) details(id string) app.UI {
 	)
 }
 
-// search draws the inline "🔍 Web search [N results]" block.
+// search draws the inline "🔍 Web search · N results" block.
 func (v *ToolView) search(g state.SourceGroup) app.UI {
 	id := domID("search", v.Item)
 	t := v.Item.Tool
@@ -152,19 +152,19 @@ func (v *ToolView) search(g state.SourceGroup) app.UI {
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(v.Settings.T("search.title")),
-			app.Span().Class("search-count").Text("["+v.Settings.N("search.results", len(g.Sources))+"]"),
+			app.Span().Class("search-count").Text(v.Settings.N("search.results", len(g.Sources))),
 		).DataSet("testid", "web-search"),
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("search-results").Body(
 				app.If(g.Query != "", func() app.UI { return app.Div().Class("search-query").Text(g.Query) }),
-				sourceList(g.Sources),
+				sourceList(g.Sources, v.Settings),
 			)
 		}),
 	)
 }
 
 // sourceList lists sources; only http and https URLs become links or images.
-func sourceList(sources []state.Source) app.UI {
+func sourceList(sources []state.Source, set Settings) app.UI {
 	items := make([]app.UI, 0, len(sources))
 	for _, s := range sources {
 		title := s.Title
@@ -184,7 +184,7 @@ func sourceList(sources []state.Source) app.UI {
 			icon,
 			app.Div().Class("source-text").Body(
 				link,
-				app.Span().Class("source-domain").Text(sourceMeta(s)),
+				app.Span().Class("source-domain").Text(sourceMeta(s, set)),
 				app.If(s.Snippet != "", func() app.UI { return app.P().Class("source-snippet").Text(s.Snippet) }),
 			),
 		))

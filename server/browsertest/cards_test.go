@@ -331,3 +331,29 @@ func TestGroupShowsFailedAndCancelledSteps(t *testing.T) {
 		t.Errorf("the cancelled tool's response says %q", got)
 	}
 }
+
+// The Sources button counts the sources the panel lists and is not there
+// while there are none; a search block reads "🔍 Web search 2 results" with
+// no brackets; a result's age is in the UI's language.
+func TestSourcesBadgeSearchBlockAndAges(t *testing.T) {
+	p := newPage(t)
+	p.open("/?lang=vi")
+	if eval[bool](p, `!!`+sourcesButton) {
+		t.Error("a conversation with no sources shows a Sources button")
+	}
+	p.replayURL("/fixtures/anthropic-cited-answer.jsonl", "max", "vi")
+	p.waitJS(`window.__result`, 30*time.Second)
+	block := eval[string](p, `document.querySelector('[data-testid="web-search"]').innerText`)
+	if strings.ContainsAny(block, "[]") || !strings.Contains(block, "kết quả") {
+		t.Errorf("the search block reads %q", block)
+	}
+	p.openSources()
+	listed := eval[int](p, sourcesPanel+`.querySelectorAll('.source').length`)
+	if badge := eval[string](p, sourcesButton+`.querySelector('.badge').textContent`); badge != itoa(listed) {
+		t.Errorf("the badge says %s, the panel lists %d sources", badge, listed)
+	}
+	ages := eval[string](p, sourcesPanel+`.innerText`)
+	if strings.Contains(ages, "ago") || !strings.Contains(ages, "giờ trước") {
+		t.Errorf("the ages are not in Vietnamese: %q", ages)
+	}
+}
