@@ -147,6 +147,7 @@ type openBlock struct {
 	kind        string
 	item        *Item
 	approvalKey string
+	createdAt   string // an approval_request block's created_at, for its delta
 	text        strings.Builder
 	cited       bool // a text block that carries citations
 	// firstCitation is the index in the item's Citations of the block's
@@ -519,7 +520,7 @@ func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
 		if b.ApprovalKey == "" {
 			return false
 		}
-		ob.approvalKey = b.ApprovalKey
+		ob.approvalKey, ob.createdAt = b.ApprovalKey, b.CreatedAt
 		if actions := firstNonEmpty(b.ActionRequests, b.ActionRequestsCamel); len(actions) > 0 {
 			s.approvalRequest(b.ApprovalKey, actions, firstNonEmpty(b.ReviewConfigs, b.ReviewConfigsCamel), b.TimeoutSeconds, b.CreatedAt)
 		}
@@ -596,7 +597,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
-			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, "")
+			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, ob.createdAt)
 		}
 	}
 	return true

@@ -357,3 +357,32 @@ func TestSourcesBadgeSearchBlockAndAges(t *testing.T) {
 		t.Errorf("the ages are not in Vietnamese: %q", ages)
 	}
 }
+
+// countdownSeconds is the time a pending question's countdown shows.
+const countdownSeconds = `(t => (m => m ? +m[1] * 60 + +m[2] : -1)(t.match(/(\d+):(\d\d)/)))(document.querySelector('[data-kind="question"] [role="timer"]').textContent)`
+
+// After F5 a question's countdown shows the time the agent still waits
+// (its created_at plus its timeout), not a fresh ten minutes.
+func TestQuestionCountdownAfterReload(t *testing.T) {
+	const session = "countdown-reload"
+	p := newPage(t)
+	p.open("/?session=" + session + "&lang=en")
+	p.waitConnected()
+	p.send("/gated-question")
+	p.waitJS(`document.querySelector('[data-kind="text"]')`, 15*time.Second)
+	agent.Release(session)
+	p.waitJS(pendingCard("question"), 15*time.Second)
+	first := eval[int](p, countdownSeconds)
+	// The countdown has gone down two seconds...
+	p.waitJS(countdownSeconds+` <= `+itoa(first-2), 10*time.Second, countdownSeconds)
+	before := eval[int](p, countdownSeconds)
+	// ...and goes on from there after a reload.
+	p.reload()
+	p.waitJS(pendingCard("question"), 15*time.Second)
+	if after := eval[int](p, countdownSeconds); after > before || after < before-30 {
+		t.Errorf("after the reload the countdown shows %d s; before it, %d s", after, before)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] .option`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
+	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
+}

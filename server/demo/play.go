@@ -81,6 +81,7 @@ func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, last bool
 	if s.running != r {
 		return false
 	}
+	stampApproval(ev, s.agent.now())
 	if id, ok := resultFor(ev); !ok || !r.skip[id] {
 		s.emitLocked(ev)
 	}
@@ -186,7 +187,13 @@ func (s *Session) await(ctx context.Context, r *run) bool {
 	if timeout <= 0 {
 		timeout = state.DefaultTimeoutSeconds
 	}
-	timer := time.NewTimer(time.Duration(timeout * float64(time.Second)))
+	wait := time.Duration(timeout * float64(time.Second))
+	// The time it waits is counted from the request's created_at, as the
+	// client counts it down.
+	if at, err := time.Parse(time.RFC3339, approvalCreatedAt(p)); err == nil {
+		wait = at.Add(wait).Sub(s.agent.now())
+	}
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for {
 		select {
@@ -227,6 +234,28 @@ func approvalKey(it *state.Item) (string, float64) {
 		return it.Question.ApprovalKey, it.Question.TimeoutSeconds
 	}
 	return it.Approval.ApprovalKey, it.Approval.TimeoutSeconds
+}
+
+// approvalCreatedAt is when a pending item was asked (stampApproval).
+func approvalCreatedAt(it *state.Item) string {
+	if it.Question != nil {
+		return it.Question.CreatedAt
+	}
+	return it.Approval.CreatedAt
+}
+
+// stampApproval gives an approval_request block its created_at, when the
+// scenario gave none: a client that reloads counts down from there, not
+// from the reload (docs/protocol-extensions.md).
+func stampApproval(ev map[string]any, now time.Time) {
+	if ev["type"] != "content_block_start" {
+		return
+	}
+	b, _ := ev["content_block"].(map[string]any)
+	if b["type"] != "approval_request" || b["created_at"] != nil {
+		return
+	}
+	b["created_at"] = now.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
 // concernedTools lists the tool id each action of an approval concerns,
