@@ -41,7 +41,11 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 			s.running = nil
 		}
 	}()
+	outcome := "" // of the last approval wait (Outcomes)
 	for i, st := range sc.Steps {
+		if !st.plays(outcome) {
+			continue
+		}
 		switch {
 		case st.SleepMs > 0:
 			if !sleep(ctx, time.Duration(float64(st.SleepMs)/speed*float64(time.Millisecond))) {
@@ -52,7 +56,8 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 				return
 			}
 		case st.Wait == WaitApproval:
-			if !s.await(ctx, r) {
+			var ok bool
+			if outcome, ok = s.await(ctx, r); !ok {
 				return
 			}
 		case st.Wait == WaitGate:
@@ -114,6 +119,7 @@ func (s *Session) answer(ans approvalAnswer) error {
 			return fmt.Errorf("approval %q: %w", ans.key, err)
 		}
 		ev["answers"] = ans.answers
+		r.outcome = "answered"
 	case it.Approval != nil:
 		if ans.decisions == nil || ans.answers != nil {
 			return fmt.Errorf("approval %q needs decisions", ans.key)
@@ -127,6 +133,9 @@ func (s *Session) answer(ans approvalAnswer) error {
 			return err
 		}
 		ev["decisions"] = ans.decisions
+		if len(ans.decisions) > 0 {
+			r.outcome = ans.decisions[0].Type
+		}
 		// Rejected or answered-in-place tools do not run: drop their results.
 		tools := concernedTools(it)
 		for i, d := range ans.decisions {
@@ -175,13 +184,13 @@ func pendingItem(it *state.Item) bool {
 
 // await waits until the pending approval is answered (answer emits the
 // approval_result) or times out (then it sends approval_timeout). It
-// returns false when the run ended.
-func (s *Session) await(ctx context.Context, r *run) bool {
+// returns how it ended (Outcomes), and false when the run ended.
+func (s *Session) await(ctx context.Context, r *run) (string, bool) {
 	s.mu.Lock()
-	p := s.store.Pending()
+	p, outcome := s.store.Pending(), r.outcome
 	s.mu.Unlock()
 	if p == nil {
-		return true // answered already
+		return outcome, true // answered already
 	}
 	key, timeout := approvalKey(p)
 	if timeout <= 0 {
@@ -198,23 +207,23 @@ func (s *Session) await(ctx context.Context, r *run) bool {
 	for {
 		select {
 		case <-ctx.Done():
-			return false
+			return "", false
 		case <-r.answered:
 			s.mu.Lock()
-			running, pending := s.running == r, pendingItem(s.store.Approval(key))
+			running, pending, outcome := s.running == r, pendingItem(s.store.Approval(key)), r.outcome
 			s.mu.Unlock()
 			if !running {
-				return false
+				return "", false
 			}
 			if !pending {
-				return true
+				return outcome, true
 			}
 			// The wake was for an earlier approval: wait on.
 		case <-timer.C:
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if s.running != r {
-				return false
+				return "", false
 			}
 			if it := s.store.Approval(key); pendingItem(it) {
 				// A timed-out tool never runs.
@@ -222,8 +231,9 @@ func (s *Session) await(ctx context.Context, r *run) bool {
 					r.skip[id] = true
 				}
 				s.emitLocked(map[string]any{"type": "approval_timeout", "approval_key": key})
+				r.outcome = "timeout"
 			}
-			return true
+			return r.outcome, true
 		}
 	}
 }
