@@ -53,6 +53,9 @@ type Item struct {
 	Final bool   // text: is_final
 	// Cut: the text reached MaxItemText and what came after was dropped.
 	Cut bool
+	// Answer marks a turn's answer: its last top-level text, once the turn
+	// has ended (answer.go). The UI gives it the copy button.
+	Answer bool
 	// ErrorType is an error item's error.type when the backend sent one
 	// (agent_restarted, overloaded_error...), so the page can say it in
 	// the reader's language.

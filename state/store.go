@@ -785,6 +785,9 @@ func (s *Store) setStatus(st AgentStatus) {
 		if s.dialect != nil && len(s.dialect.agui.subagents) > 0 {
 			s.aguiCloseSubagents(&s.dialect.agui) // their run is over
 		}
+		if s.turn == nil {
+			s.markAnswer() // a dialect that keeps no turns (AI SDK)
+		}
 	}
 	s.status = st
 	s.changes.Status = true
