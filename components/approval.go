@@ -208,7 +208,8 @@ func (v *ApprovalView) action(i int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.message[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
-				}, app.EventScope(v.Item.Key, i, "message")),
+				}, app.EventScope(v.Item.Key, i, "message")).
+				OnKeyDown(v.sendOnEnter, app.EventScope(v.Item.Key, i, "enter")),
 		)
 	}
 	return app.Div().Class("approval-action").Body(
@@ -235,6 +236,17 @@ func (v *ApprovalView) pick(ctx app.Context, i int, d string) {
 	if len(v.chosen) == 1 && d == "approve" {
 		v.send(ctx, app.Event{})
 	}
+}
+
+// sendOnEnter: Enter in a reason or response field sends the decisions,
+// as in any one-line field of a form.
+func (v *ApprovalView) sendOnEnter(ctx app.Context, e app.Event) {
+	if !isEnter(e) {
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	v.send(ctx, e)
 }
 
 func (v *ApprovalView) send(ctx app.Context, e app.Event) {

@@ -108,3 +108,11 @@ func onCardShortcut(e app.Value) {
 func isASCIILetter(s string) bool {
 	return len(s) == 1 && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
 }
+
+// isEnter is true for an Enter that submits a card's one-line field: not
+// one that ends an input method's composition (isComposing, or the 229 key
+// code Safari sends after compositionend), nor Shift+Enter.
+func isEnter(e app.Event) bool {
+	return e.Get("key").String() == "Enter" && !e.Get("shiftKey").Bool() &&
+		!e.Get("isComposing").Bool() && e.Get("keyCode").Int() != 229
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func result(i, id, status, content string) string {
@@ -98,4 +99,49 @@ func TestSourcesBadgeCountsSources(t *testing.T) {
 	assert.Contains(t, html, `<span class="badge">7</span>`)
 	assert.NotContains(t, render(t, &Topbar{Settings: in("en")}), `sources-button`)
 	assert.Contains(t, render(t, &Topbar{Settings: in("en"), SourcesOpen: true}), `sources-button`)
+}
+
+// A skipped question's answer reads as words of the UI, not as the
+// protocol's "[No preference]".
+func TestSkippedAnswerIsWords(t *testing.T) {
+	q := `{"type":"content_block_start","index":1,"content_block":{"type":"approval_request","approval_key":"k","action_requests":[{"name":"ask_user_question","args":{"questions":[{"question":"Q?","multiSelect":false,"options":[{"label":"A"}]}]}}]}}`
+	answered := `{"type":"approval_result","approval_key":"k","answers":{"Q?":"[No preference]"}}`
+	s := storeOf(t, start, q, answered)
+	for lang, want := range map[string]string{"en": "No preference", "fr": "Sans préférence", "vi": "Không có ưu tiên"} {
+		html := itemHTML(t, in(lang), s.Items()[0])
+		assert.Contains(t, html, ">"+want+"<", lang)
+		assert.NotContains(t, html, "[No preference]", lang)
+	}
+}
+
+// One copy button an answer: under the turn's last text, once the turn
+// has ended; not under what the agent said between its steps, nor while
+// the answer streams.
+func TestOneCopyButtonPerAnswer(t *testing.T) {
+	intro := `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Let me look.","is_part":true}}`
+	final := `{"type":"content_block_start","index":5,"content_block":{"type":"text","text":"VNM is at 82.","is_final":true}}`
+	delta := `{"type":"content_block_delta","index":5,"delta":{"type":"text_delta","text":" Up 2%."}}`
+	s := storeOf(t, start, intro, gs, tool("1", "a", "A"), result("2", "a", "success", "82"), ge, final, delta)
+	count := func() int {
+		n := 0
+		for _, it := range s.Items() {
+			n += len(copyButtons(itemHTML(t, in("en"), it)))
+		}
+		return n
+	}
+	assert.Zero(t, count(), "no copy button while the answer streams")
+	require.NotNil(t, s.ApplyJSON([]byte(`{"type":"message_stop"}`)))
+	items := s.Items()
+	assert.Empty(t, copyButtons(itemHTML(t, in("en"), items[0])), "none under the words between steps")
+	last := items[len(items)-1]
+	assert.Equal(t, []string{answerCopyID(last) + "|Copy answer|Copy"}, copyButtons(itemHTML(t, in("en"), last)))
+	assert.Equal(t, 1, count())
+
+	// A stream without is_part / is_final (Anthropic): its last text.
+	s = storeOf(t, start, `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"I'll check."}}`,
+		`{"type":"content_block_stop","index":0}`, tool("1", "a", "A"), result("2", "a", "success", "82"),
+		`{"type":"content_block_start","index":3,"content_block":{"type":"text","text":"It is 82."}}`, `{"type":"message_stop"}`)
+	assert.Equal(t, 1, count())
+	items = s.Items()
+	assert.Len(t, copyButtons(itemHTML(t, in("en"), items[len(items)-1])), 1)
 }

@@ -149,7 +149,8 @@ func (v *QuestionView) question(qi int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.choices[qi].FreeText = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
-				}, scope))
+				}, scope).
+				OnKeyDown(v.submitOnEnter, scope))
 		}
 	}
 	return app.FieldSet().Class("question-block").Body(
@@ -183,6 +184,17 @@ func (v *QuestionView) errorText() string {
 		return v.invalid
 	}
 	return v.Form.Error
+}
+
+// submitOnEnter: Enter in the "Other" field submits the answers, as in
+// any one-line field of a form.
+func (v *QuestionView) submitOnEnter(ctx app.Context, e app.Event) {
+	if !isEnter(e) {
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	v.submit(ctx, e)
 }
 
 // submit raises the answers; the controller sends them once, however
@@ -220,12 +232,16 @@ func (v *QuestionView) resolved() app.UI {
 	))
 	for _, qu := range q.Questions {
 		answer, ok := q.Answers[qu.Question]
-		if !ok {
+		cls := "qa-answer"
+		switch {
+		case !ok:
 			answer = v.Settings.T("question.no_answer")
+		case answer == state.NoPreference: // a skipped question, in protocol words
+			answer, cls = v.Settings.T("question.no_preference"), "qa-answer qa-skipped"
 		}
 		rows = append(rows, app.Div().Class("qa").Body(
 			app.Div().Class("qa-question").Text(qu.Question),
-			app.Div().Class("qa-answer").Text(answer),
+			app.Div().Class(cls).Text(answer),
 		))
 	}
 	return app.Div().Class("question-resolved").Body(rows...)

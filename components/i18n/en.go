@@ -45,6 +45,7 @@ var en = catalog{
 		"question.answered":                 "Answered",
 		"question.expired":                  "Time to answer ran out",
 		"question.no_answer":                "No answer",
+		"question.no_preference":            "No preference",
 		"question.err.unanswered":           "Choose an answer for question %d, or skip it.",
 		"question.err.empty_free_text":      "Type your \"Other\" answer for question %d.",
 		"question.err.too_many":             "Question %d takes one choice.",

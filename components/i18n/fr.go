@@ -45,6 +45,7 @@ var fr = catalog{
 		"question.answered":                 "Répondu",
 		"question.expired":                  "Le délai de réponse est écoulé",
 		"question.no_answer":                "Pas de réponse",
+		"question.no_preference":            "Sans préférence",
 		"question.err.unanswered":           "Choisissez une réponse à la question %d, ou passez-la.",
 		"question.err.empty_free_text":      "Saisissez votre réponse « Autre » à la question %d.",
 		"question.err.too_many":             "La question %d n'accepte qu'un choix.",

@@ -45,6 +45,7 @@ var vi = catalog{
 		"question.answered":                 "Đã trả lời",
 		"question.expired":                  "Đã hết thời gian trả lời",
 		"question.no_answer":                "Không có câu trả lời",
+		"question.no_preference":            "Không có ưu tiên",
 		"question.err.unanswered":           "Hãy chọn một câu trả lời cho câu %d, hoặc bỏ qua.",
 		"question.err.empty_free_text":      "Hãy nhập câu trả lời \"Khác\" cho câu %d.",
 		"question.err.too_many":             "Câu %d chỉ nhận một lựa chọn.",

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/chromedp"
 )
 
@@ -385,4 +386,166 @@ func TestQuestionCountdownAfterReload(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] .option`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="question-submit"]`)))
 	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
+}
+
+// Enter in a card's one-line field sends the card: the "Other" answer of a
+// question, the reason of a rejection.
+func TestEnterSendsOtherAnswerAndRejectReason(t *testing.T) {
+	const session = "enter-sends"
+	p := newPage(t)
+	p.open("/?session=" + session + "&lang=en")
+	p.waitConnected()
+	p.send("/gated-question")
+	p.waitJS(`document.querySelector('[data-kind="text"]')`, 15*time.Second)
+	agent.Release(session)
+	p.waitJS(pendingCard("question"), 15*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] .option:nth-child(3)`)))
+	p.waitJS(`document.querySelector('[data-kind="question"] .free-text')`, 5*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="question"] .free-text`)))
+	p.typeKeys("Value stocks")
+	p.do(chromedp.KeyEvent("\r"))
+	p.waitJS(`document.querySelector('[data-kind="question"][data-state="answered"]')`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector('[data-kind="question"] .qa-answer').textContent`); got != "Value stocks" {
+		t.Errorf("the answer sent is %q", got)
+	}
+	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
+
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="composer"]`)))
+	p.send("/gated-approval")
+	p.waitJS(`document.querySelector('[data-kind="tool"][data-status="active"]')`, 15*time.Second)
+	agent.Release(session)
+	p.waitJS(pendingCard("approval"), 15*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="reject"]`)))
+	p.waitJS(`document.querySelector('[data-kind="approval"] .field input')`, 5*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] .field input`)))
+	p.typeKeys("Too many shares")
+	p.do(chromedp.KeyEvent("\r"))
+	p.waitJS(`document.querySelector('[data-kind="approval"][data-state="rejected"]')`, 10*time.Second)
+	events, err := agent.Events(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, ev := range events {
+		found = found || strings.Contains(string(ev), `"type":"reject"`) && strings.Contains(string(ev), "Too many shares")
+	}
+	if !found {
+		t.Error("the rejection and its reason were not sent")
+	}
+}
+
+// The embed example gives each visitor a conversation of their own, the
+// same one again when they come back.
+func TestEmbedExampleSessionPerVisitor(t *testing.T) {
+	sessionOf := func(p *page) string {
+		p.t.Helper()
+		p.waitJS(`window.Stepwise && document.getElementById('stepwise-launcher')`, 20*time.Second)
+		p.do(chromedp.Click(chromedp.ID("stepwise-launcher")))
+		p.waitJS(`document.querySelector('#stepwise-panel iframe')`, 10*time.Second)
+		return eval[string](p, `new URL(document.querySelector('#stepwise-panel iframe').src).searchParams.get("session") || ""`)
+	}
+	visitor := newPage(t)
+	visitor.do(chromedp.Navigate(serverURL + "/web/embed-example.html"))
+	first := sessionOf(visitor)
+	if first == "" || first == "embed-example" {
+		t.Fatalf("the visitor's session is %q", first)
+	}
+	visitor.do(chromedp.Reload())
+	if again := sessionOf(visitor); again != first {
+		t.Errorf("the visitor came back to session %q, not %q", again, first)
+	}
+	// Another visitor: another browser, another session.
+	other := newPageWithJSFlags(t, 90*time.Second, "")
+	other.do(chromedp.Navigate(serverURL + "/web/embed-example.html"))
+	if s := sessionOf(other); s == "" || s == first {
+		t.Errorf("another visitor got session %q (the first had %q)", s, first)
+	}
+}
+
+// An answer's look on a phone: a wide table breaks its cells between
+// words only and scrolls as a whole; a task list shows its checkboxes in
+// place of bullets; Vietnamese in a code block is drawn from one font that
+// has its letters (not from Liberation Mono's accents set side by side).
+func TestAnswerLookOnPhone(t *testing.T) {
+	p := newPage(t)
+	p.sized("light", 360)
+	p.replayURL("/fixtures/answer-look.jsonl", "max", "vi")
+	p.waitJS(`window.__result && document.querySelector('.md-table td')`, 30*time.Second)
+	if probs := eval[[]string](p, layoutProblems); len(probs) > 0 {
+		t.Fatalf("layout: %v", probs)
+	}
+	// A cell's lines are no more than its words: no word is broken.
+	broken := eval[[]string](p, `[...document.querySelectorAll('.md-table th, .md-table td')].filter(c => {
+		const r = document.createRange();
+		r.selectNodeContents(c);
+		const lines = new Set([...r.getClientRects()].map(q => Math.round(q.top))).size;
+		return lines > c.textContent.trim().split(/\s+/).length;
+	}).map(c => c.textContent + " " + c.getBoundingClientRect().width.toFixed(0) + "px")`)
+	if len(broken) > 0 {
+		t.Errorf("table cells break inside words: %q", broken)
+	}
+	if !eval[bool](p, `(b => b.scrollWidth > b.clientWidth && getComputedStyle(b).overflowX === "auto")(document.querySelector('.md-table'))`) {
+		t.Error("the wide table does not scroll in its box")
+	}
+	// Task items: a checkbox, no bullet, inside the answer's column.
+	tasks := eval[[]string](p, `[...document.querySelectorAll('.item.text li')].filter(li => li.querySelector('.md-task')).map(li =>
+		getComputedStyle(li).listStyleType + " " + (li.querySelector('.md-task').getBoundingClientRect().left >= li.closest('.item.text').getBoundingClientRect().left))`)
+	if len(tasks) != 3 {
+		t.Fatalf("%d task items", len(tasks))
+	}
+	for _, s := range tasks {
+		if s != "none true" {
+			t.Errorf("a task item's bullet and checkbox: %s", s)
+		}
+	}
+	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS(`.md-code code`)))
+	if err != nil || len(nodes) == 0 {
+		t.Fatalf("no code block: %v", err)
+	}
+	res, err := chromedp.Call(p.ctx, css.GetPlatformFontsForNode, css.GetPlatformFontsForNodeParams{NodeID: nodes[0].NodeID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fonts []string
+	for _, f := range res.Fonts {
+		fonts = append(fonts, f.FamilyName)
+	}
+	if len(fonts) != 1 || fonts[0] == "Liberation Mono" || fonts[0] == "DejaVu Sans Mono" {
+		t.Errorf("the Vietnamese code line is drawn in %v: want one monospace font with its letters (CI installs fonts-noto-mono)", fonts)
+	}
+}
+
+// Citation markers are 24 px targets at least, and the spot a finger
+// touches at their edge is theirs.
+func TestCitationMarkersAreTapTargets(t *testing.T) {
+	p := newPage(t)
+	p.sized("light", 360)
+	p.replayURL("/fixtures/anthropic-cited-answer.jsonl", "max", "en")
+	p.waitJS(`window.__result && document.querySelector('[data-testid="citation"]')`, 30*time.Second)
+	small := eval[[]string](p, `[...document.querySelectorAll('[data-testid="citation"]')].filter(c => {
+		c.scrollIntoView({block: "center"});
+		const r = c.getBoundingClientRect();
+		const hit = document.elementFromPoint(r.left + 2, r.top + 2);
+		return r.width < 24 || r.height < 24 || !(hit === c || c.contains(hit));
+	}).map(c => c.textContent + " " + JSON.stringify(c.getBoundingClientRect()))`)
+	if len(small) > 0 {
+		t.Errorf("citation markers smaller than 24 px: %v", small)
+	}
+}
+
+// The tab names the conversation; French "Nouvelle conversation" stays on
+// one line, whole.
+func TestTabTitleAndNewConversationInFrench(t *testing.T) {
+	p := newPage(t)
+	p.sized("light", 1100)
+	p.open("/?lang=fr")
+	p.waitConnected()
+	if !eval[bool](p, `(s => s.getClientRects().length === 1 && s.scrollWidth <= s.clientWidth)(document.querySelector('[data-testid="new-conversation"] span'))`) {
+		t.Errorf("\"Nouvelle conversation\" wraps or is cut: %v", eval[[]float64](p,
+			`(s => [s.getClientRects().length, s.scrollWidth, s.clientWidth])(document.querySelector('[data-testid="new-conversation"] span'))`))
+	}
+	p.send("Bonjour, quel temps fait-il ?")
+	p.waitJS(`document.querySelector('[data-testid="conversation-link"][aria-current="page"]')`, 10*time.Second)
+	title := eval[string](p, `document.querySelector('[data-testid="conversation-link"][aria-current="page"]').textContent`)
+	p.waitJS(`document.title === `+jsString(title+" — Stepwise"), 5*time.Second, `document.title`)
 }
