@@ -283,8 +283,15 @@ func TestCardsScreens(t *testing.T) {
 			p.openSources()
 		}},
 		{"group-failed", "/?replay=/scenarios/parallel.jsonl&rate=max&lang=en", func(p *page) {
-			p.waitJS(`document.querySelector('[data-kind="group"][data-state="done"]')`, 5*time.Second)
+			p.waitJS(`document.querySelector('[data-kind="group"][data-state="done"] .group-header[aria-expanded="false"]')`, 5*time.Second)
 		}},
+		{"group-failed-open", "/?replay=/fixtures/statuses.jsonl&rate=max&lang=fr", func(p *page) {
+			p.waitJS(`document.querySelector('[data-kind="group"] .group-header[aria-expanded="false"]')`, 5*time.Second)
+			p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] .group-header`)))
+			p.do(chromedp.Click(chromedp.CSS(`[data-tool-id="t3"] .tool-row`)))
+		}},
+		{"answer-look", "/?replay=/fixtures/answer-look.jsonl&rate=max&lang=vi", func(p *page) {}},
+		{"cited", "/?replay=/fixtures/anthropic-cited-answer.jsonl&rate=max&lang=fr", func(p *page) {}},
 	}
 	for _, s := range shots {
 		t.Run(s.name, func(t *testing.T) {

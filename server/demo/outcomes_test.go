@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -107,8 +108,8 @@ func TestScenarioWhenIsChecked(t *testing.T) {
 	assert.NoError(t, err)
 }
 
-// The timeline's plan ends with its three steps done: the header's "Plan"
-// does not stay at 0/3 after the run.
+// The timeline's plan ends with its three steps done, the question's
+// (answered) with its two: the header's "Plan" does not stay at 0/3.
 func TestTimelinePlanEndsDone(t *testing.T) {
 	a := newTestAgent(t)
 	s := attach(t, a, "timeline-plan")
@@ -118,4 +119,20 @@ func TestTimelinePlanEndsDone(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, 3, len(p.Todos))
 	assert.Equal(t, 3, p.Done())
+
+	s = attach(t, a, "question-plan")
+	require.NoError(t, a.Handle(s, message("/question")))
+	st = collect(t, s, "", func(st *state.Store) bool { return st.Pending() != nil })
+	q := st.Pending().Question
+	answers := map[string]string{}
+	for _, qu := range q.Questions {
+		answers[qu.Question] = "[No preference]"
+	}
+	b, _ := json.Marshal(map[string]any{"type": "approval", "approval_key": q.ApprovalKey, "answers": answers})
+	require.NoError(t, a.Handle(s, frame(string(b))))
+	st = collect(t, s, "", idle)
+	p, ok = st.Plan()
+	require.True(t, ok)
+	assert.Equal(t, 2, p.Done())
+	assert.Equal(t, 2, len(p.Todos))
 }
