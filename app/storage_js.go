@@ -13,8 +13,10 @@ import (
 // Conversations kept in the browser's IndexedDB (BACKENDS.md section 4):
 // database "stepwise", store "conversations", one record per conversation
 // keyed by its id: {id, protocol, title, updated, json}, json being the
-// SavedConversation (the protocol's own messages). Every call blocks: call
-// it on a goroutine of its own.
+// SavedConversation (the protocol's own messages) as UTF-8 bytes (a
+// Uint8Array: a string is kept in UTF-16, twice the room against the
+// site's quota; records saved as a string are still read). Every call
+// blocks: call it on a goroutine of its own.
 
 const (
 	idbName    = "stepwise"
@@ -123,6 +125,9 @@ func standInStorage(name string) {
 	js.Global().Get("Object").Call("defineProperty", js.Global(), name, map[string]any{"value": st, "configurable": true})
 	standIns[name] = true
 }
+
+// tabStorage is the tab's sessionStorage (what is typed and not sent).
+func tabStorage() keyValueStore { return webStorage("sessionStorage") }
 
 // webStorage is window.localStorage or window.sessionStorage as a
 // keyValueStore. Each call reads the storage again (a browser may refuse
@@ -250,19 +255,57 @@ func (c *conversations) store(mode string) (st js.Value, err error) {
 	return c.db.Call("transaction", idbStore, mode).Call("objectStore", idbStore), nil
 }
 
-// Put saves a conversation (replacing the one with its id).
-func (c *conversations) Put(rec SavedConversation) error {
+// Put saves a conversation (replacing the one with its id). It waits for
+// the transaction, not the request: a full quota is only known when the
+// transaction commits (it aborts with QuotaExceededError after the
+// request's onsuccess), and comes back as errStorageFull.
+func (c *conversations) Put(rec SavedConversation) (err error) {
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	st, err := c.store("readwrite")
+	var tx js.Value
+	func() {
+		defer func() {
+			if recover() != nil { // the database closed, or the record cannot be stored
+				err = errNoStorage
+			}
+		}()
+		bytes := js.Global().Get("Uint8Array").New(len(raw))
+		js.CopyBytesToJS(bytes, raw)
+		tx = c.db.Call("transaction", idbStore, "readwrite")
+		tx.Call("objectStore", idbStore).Call("put", map[string]any{
+			"id": rec.ID, "protocol": rec.Protocol, "title": rec.Title, "updated": rec.Updated, "json": bytes,
+		})
+	}()
 	if err != nil {
 		return err
 	}
-	_, err = idbWait(st.Call("put", map[string]any{
-		"id": rec.ID, "protocol": rec.Protocol, "title": rec.Title, "updated": rec.Updated, "json": string(raw),
-	}))
+	return idbCommitted(tx)
+}
+
+// idbCommitted waits for a transaction to complete; a transaction aborted
+// because the quota is full is errStorageFull.
+func idbCommitted(tx js.Value) error {
+	done := make(chan error, 1)
+	complete := js.FuncOf(func(js.Value, []js.Value) any { done <- nil; return nil })
+	failed := js.FuncOf(func(js.Value, []js.Value) any {
+		e := tx.Get("error")
+		switch {
+		case e.Truthy() && e.Get("name").String() == "QuotaExceededError":
+			done <- errStorageFull
+		case e.Truthy():
+			done <- errors.New(e.Get("name").String() + ": " + e.Get("message").String())
+		default:
+			done <- errors.New("IndexedDB transaction aborted")
+		}
+		return nil
+	})
+	tx.Set("oncomplete", complete)
+	tx.Set("onabort", failed) // an error aborts the transaction: onabort follows onerror
+	err := <-done
+	complete.Release()
+	failed.Release()
 	return err
 }
 
@@ -276,7 +319,14 @@ func (c *conversations) Get(id string) (rec SavedConversation, ok bool, err erro
 	if err != nil || !v.Truthy() {
 		return rec, false, err
 	}
-	if err := json.Unmarshal([]byte(v.Get("json").String()), &rec); err != nil {
+	var raw []byte
+	if j := v.Get("json"); j.Type() == js.TypeString {
+		raw = []byte(j.String())
+	} else {
+		raw = make([]byte, j.Get("length").Int())
+		js.CopyBytesToGo(raw, j)
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
 		return rec, false, err
 	}
 	return rec, true, nil
