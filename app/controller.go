@@ -53,6 +53,8 @@ type Controller struct {
 	announce announcer          // the polite status region's words
 	copied   string             // the copy button showing "Copied" (copy.go)
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
+	shown    lastShownModel     // what the conversation last showed (lastshown_ctl.go)
+	drafts   draftsModel        // what is typed and not sent (drafts.go)
 	freeze   freezer            // settled chunks shown as copies (freeze.go)
 	draw     drawer             // chunks not drawn yet (draw.go)
 	// following: a check that the reader follows the newest content is
@@ -131,6 +133,8 @@ func (c *Controller) OnMount(ctx app.Context) {
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
 	}
+	c.mountLastShown()
+	c.mountDrafts(ctx, tabStorage())
 
 	// What was typed into the prerendered page goes out once the source of
 	// events has started (a transport holds it until it is connected).
@@ -193,6 +197,7 @@ func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 	before := chunkCount(len(c.sess.Store.Items()))
 	defer func() { c.draw.holdBack(before, chunkCount(len(c.sess.Store.Items()))) }()
 	echoed, wasRunning := false, c.sess.Store.Status() == state.StatusRunning
+	c.keepEvents(ctx, frames)
 	for _, f := range frames {
 		ch := c.sess.Apply(f)
 		c.afterApply(ch)
@@ -222,6 +227,12 @@ func hasUserMessage(items []*state.Item) bool {
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
 	prev := c.sess.State
 	c.sess.State = s
+	switch s {
+	case ConnReconnecting, ConnClosed:
+		c.offlineAtStart(ctx)
+	case ConnOpen:
+		c.connectedWithoutHistory(ctx)
+	}
 	c.connected(ctx, prev, s)
 }
 
@@ -266,6 +277,8 @@ func (c *Controller) syncForms() {
 				forms = components.Forms{}
 			}
 			forms[key] = st
+		} else {
+			c.formDone(key)
 		}
 	}
 	if p := c.sess.Store.Pending(); p != nil {
@@ -274,7 +287,7 @@ func (c *Controller) syncForms() {
 			if forms == nil {
 				forms = components.Forms{}
 			}
-			forms[key] = components.FormState{Shown: time.Now()}
+			forms[key] = components.FormState{Shown: time.Now(), Restore: c.formRestore(key)}
 		}
 	}
 	c.forms = forms
@@ -368,6 +381,7 @@ func (c *Controller) sent(cmd Command, err error) {
 		return
 	}
 	c.setForm(cmd.Key, func(f *components.FormState) { f.Sending, f.Error = true, "" })
+	c.formDone(cmd.Key)
 }
 
 func (c *Controller) onToggleSources(ctx app.Context, a app.Action) {
@@ -461,6 +475,7 @@ func (c *Controller) Render() app.UI {
 		Offline:         c.offline(),
 		NoNetwork:       c.noNetwork,
 		Outgoing:        c.outbox.view(c.offline()),
+		LastShown:       c.lastShownNote(time.Now()),
 		UpdateAvailable: c.updateAvailable,
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,

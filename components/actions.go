@@ -61,3 +61,18 @@ type RenameCommand struct {
 	ID    string
 	Title string
 }
+
+// What is typed and not sent yet, raised as it changes so that a reload
+// keeps it (the controller keeps it per conversation, app/drafts.go).
+const (
+	ActionDraftChanged = "stepwise.draft"      // string: the composer's text
+	ActionFormDraft    = "stepwise.form.draft" // FormDraft
+)
+
+// FormDraft is a form's state as its view gives it back
+// (FormState.Restore): a question's choices, an approval's edited
+// arguments.
+type FormDraft struct {
+	Key   string
+	Value string
+}

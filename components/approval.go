@@ -77,6 +77,32 @@ func (v *ApprovalView) sync() {
 		v.edit[i] = state.IndentJSON(act.Args)
 	}
 	v.invalid = ""
+	v.restore()
+}
+
+// approvalDraft is what the card keeps for a reload: per action, the
+// decision chosen, the edited arguments and the message.
+type approvalDraft struct {
+	Chosen, Edit, Message []string
+}
+
+// restore starts from what was chosen and typed before a reload
+// (Form.Restore), when it still fits the actions.
+func (v *ApprovalView) restore() {
+	var kept approvalDraft
+	n := len(v.chosen)
+	if v.Form.Restore == "" || json.Unmarshal([]byte(v.Form.Restore), &kept) != nil ||
+		len(kept.Chosen) != n || len(kept.Edit) != n || len(kept.Message) != n {
+		return
+	}
+	v.chosen, v.edit, v.message = kept.Chosen, kept.Edit, kept.Message
+}
+
+// changed raises what is chosen and typed so far (ActionFormDraft): a
+// reload keeps it.
+func (v *ApprovalView) changed(ctx app.Context) {
+	raw, _ := json.Marshal(approvalDraft{Chosen: v.chosen, Edit: v.edit, Message: v.message})
+	ctx.NewActionWithValue(ActionFormDraft, FormDraft{Key: v.key, Value: string(raw)})
 }
 
 // sending is true while the decisions are on their way.
@@ -195,6 +221,7 @@ func (v *ApprovalView) action(i int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.edit[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
+					v.changed(ctx)
 				}, app.EventScope(v.Item.Key, i, "edit")),
 		)
 	case "reject", "respond":
@@ -208,6 +235,7 @@ func (v *ApprovalView) action(i int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.message[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
+					v.changed(ctx)
 				}, app.EventScope(v.Item.Key, i, "message")).
 				OnKeyDown(v.sendOnEnter, app.EventScope(v.Item.Key, i, "enter")),
 		)
@@ -233,6 +261,7 @@ func (v *ApprovalView) pick(ctx app.Context, i int, d string) {
 		return
 	}
 	v.chosen[i], v.invalid = d, ""
+	v.changed(ctx)
 	if len(v.chosen) == 1 && d == "approve" {
 		v.send(ctx, app.Event{})
 	}

@@ -34,7 +34,11 @@ type PageProps struct {
 	NoNetwork bool
 	// Outgoing are the messages sent that the conversation does not show
 	// yet (components/sending.go), oldest first.
-	Outgoing        []Outgoing
+	Outgoing []Outgoing
+	// LastShown says that the conversation shown is what it last showed,
+	// kept in the browser (the server cannot be reached), or that none was
+	// kept; "" for none.
+	LastShown       string
 	UpdateAvailable bool
 	SourcesOpen     bool
 	SourcesWidth    int
@@ -145,6 +149,9 @@ func alerts(p PageProps) app.UI {
 			)
 		}),
 		app.If(p.Offline, func() app.UI { return offlineBanner(s, p.NoNetwork) }),
+		app.If(p.LastShown != "", func() app.UI {
+			return app.Div().Class("banner last-shown").Attr("role", "status").DataSet("testid", "last-shown").Text(p.LastShown)
+		}),
 		app.If(p.Notice != "", func() app.UI { return noticeBanner(s, p.Notice) }),
 	)
 }

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,7 +45,29 @@ func (v *QuestionView) sync() {
 		v.key = q.ApprovalKey
 		v.choices = make([]state.Choice, len(q.Questions))
 		v.invalid, v.mounted = "", time.Now()
+		v.restore()
 	}
+}
+
+// restore starts from the choices kept before a reload (Form.Restore),
+// when they still fit the questions.
+func (v *QuestionView) restore() {
+	var kept []state.Choice
+	if v.Form.Restore == "" || json.Unmarshal([]byte(v.Form.Restore), &kept) != nil || len(kept) != len(v.choices) {
+		return
+	}
+	for qi, c := range kept {
+		if slices.ContainsFunc(c.Selected, func(oi int) bool { return oi < 0 || oi >= len(v.Item.Question.Questions[qi].Options) }) {
+			return
+		}
+	}
+	v.choices = kept
+}
+
+// changed raises the choices so far (ActionFormDraft): a reload keeps them.
+func (v *QuestionView) changed(ctx app.Context) {
+	raw, _ := json.Marshal(v.choices)
+	ctx.NewActionWithValue(ActionFormDraft, FormDraft{Key: v.key, Value: string(raw)})
 }
 
 // sending is true while the answer is on its way: the form is read-only.
@@ -118,6 +141,7 @@ func (v *QuestionView) question(qi int) app.UI {
 			app.P().Class("skipped-note").Text(v.Settings.T("question.skipped")),
 			app.Button().Class("link").Disabled(sending).OnClick(func(ctx app.Context, e app.Event) {
 				v.choices[qi].Skipped = false
+				v.changed(ctx)
 			}, scope).Text(v.Settings.T("question.unskip")),
 		)
 	}
@@ -137,6 +161,7 @@ func (v *QuestionView) question(qi int) app.UI {
 			app.Input().ID(v.inputID(qi, oi)).Type(inputType).Name(name).Checked(selected).Disabled(sending).
 				OnChange(func(ctx app.Context, e app.Event) {
 					v.choose(qi, oi, e.Get("target").Get("checked").Bool())
+					v.changed(ctx)
 				}, app.EventScope(v.Item.Key, qi, oi)),
 			app.Span().Class("option-text").Body(
 				app.Span().Class("option-label").Text(label),
@@ -149,6 +174,7 @@ func (v *QuestionView) question(qi int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.choices[qi].FreeText = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
+					v.changed(ctx)
 				}, scope).
 				OnKeyDown(v.submitOnEnter, scope))
 		}
@@ -160,6 +186,7 @@ func (v *QuestionView) question(qi int) app.UI {
 			OnClick(func(ctx app.Context, e app.Event) {
 				v.choices[qi].Skipped = true
 				v.invalid = ""
+				v.changed(ctx)
 			}, scope).Text(v.Settings.T("question.skip")),
 	)
 }

@@ -740,6 +740,7 @@ func (s *Store) addError(text, errorType string) {
 	it.Text = text
 	it.ErrorType = errorType
 	s.standalone(it)
+	s.keepShown(it)
 }
 
 func (s *Store) addUser(text string) {
@@ -761,6 +762,7 @@ func (s *Store) terminal(it *Item, status AgentStatus) {
 		s.expire(s.pending[0], ToolInterrupted)
 	}
 	s.standalone(it)
+	s.keepShown(it)
 	s.setStatus(status)
 	s.dialectText = nil
 	s.openMessageID = "" // the message ended with the run
