@@ -274,3 +274,35 @@ func FuzzMarkdownDepth(f *testing.F) {
 		}
 	})
 }
+
+// A formula nested right up to the TeX cap is drawn, 31 levels of
+// fractions, matrices or scripts at least, and its elements nest no
+// deeper than two per level (docs/security.md: 130).
+func TestTeXNestingUpToTheCap(t *testing.T) {
+	for name, formula := range map[string]func(n int) string{
+		"fractions":  func(n int) string { return rep(`\frac{`, n) + "x" + rep("}{y}", n) },
+		"matrices":   func(n int) string { return rep(`\begin{pmatrix}`, n) + "x" + rep(`\end{pmatrix}`, n) },
+		"scripts":    func(n int) string { return rep("x_{y^{", n) + "x" + rep("}}", n) },
+		"powers":     func(n int) string { return rep("x^{", n) + "x" + rep("}", n) },
+		"braces":     func(n int) string { return rep("{", n) + "x" + rep("}", n) },
+		"roots":      func(n int) string { return rep(`\sqrt{`, n) + "x" + rep("}", n) },
+		"bare roots": func(n int) string { return rep(`\sqrt `, n) + "x" },
+		"binomials":  func(n int) string { return rep(`\binom{`, n) + "x" + rep("}{y}", n) },
+		"accents":    func(n int) string { return rep(`\hat{`, n) + "x" + rep("}", n) },
+	} {
+		levels := 0
+		for n := 1; n <= maxTeXNesting+1; n++ {
+			h := app.HTMLString(app.Div().Body(Markdown("$" + formula(n) + "$")...))
+			if strings.Contains(h, "math-source") {
+				break
+			}
+			levels = n
+			if d := elementDepth(h) - 2; d > 2*maxTeXNesting+2 { // less the div and the paragraph
+				t.Errorf("%s, %d levels: math nests %d elements (at most %d)", name, n, d, 2*maxTeXNesting+2)
+			}
+		}
+		if levels < maxTeXNesting/2-1 || levels > maxTeXNesting {
+			t.Errorf("%s: drawn up to %d levels", name, levels)
+		}
+	}
+}
