@@ -363,6 +363,9 @@ func (r *mdRenderer) block(n ast.Node) app.UI {
 	case *ast.ThematicBreak:
 		return app.Hr()
 	case *ast.Blockquote:
+		if indentedEnough(n) {
+			return app.Blockquote().Class("md-deep").Body(kids()...)
+		}
 		return app.Blockquote().Body(kids()...)
 	case *ast.List:
 		if t.IsOrdered() {
@@ -370,7 +373,13 @@ func (r *mdRenderer) block(n ast.Node) app.UI {
 			if t.Start > 1 {
 				ol = ol.Attr("start", t.Start)
 			}
+			if indentedEnough(n) {
+				ol = ol.Class("md-deep")
+			}
 			return ol.Body(kids()...)
+		}
+		if indentedEnough(n) {
+			return app.Ul().Class("md-deep").Body(kids()...)
 		}
 		return app.Ul().Body(kids()...)
 	case *ast.ListItem:

@@ -27,6 +27,25 @@ const (
 	maxInlineNesting = 32
 )
 
+// mdIndentLevels is how many block quotes and lists inside one another
+// are indented: a deeper one (class md-deep) is not indented further.
+// Five lists take 200 of a phone's 320 pixels; 32 of them, each indented,
+// left the text at the bottom no width at all.
+const mdIndentLevels = 5
+
+// indentedEnough reports whether a block quote or list is inside
+// mdIndentLevels others already.
+func indentedEnough(n ast.Node) bool {
+	outer := 0
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.(type) {
+		case *ast.Blockquote, *ast.List:
+			outer++
+		}
+	}
+	return outer >= mdIndentLevels
+}
+
 // parseMarkdown parses an answer with its blocks' nesting capped
 // (limitBlockNesting): the renderer draws src without the inserted
 // backslashes.

@@ -174,9 +174,14 @@ func TestRealNestingIsNotCapped(t *testing.T) {
 		"***a _b **c _d **e _f g_ h** i_ j** k_ l***": 7,  // <em> and <strong>
 	} {
 		h := app.HTMLString(app.Div().Body(Markdown(src)...))
-		n := strings.Count(h, "<ul>") + strings.Count(h, "<blockquote>") + strings.Count(h, "<em>") + strings.Count(h, "<strong>")
+		n := strings.Count(h, "<ul") + strings.Count(h, "<blockquote") + strings.Count(h, "<em>") + strings.Count(h, "<strong>")
 		if n != want {
 			t.Errorf("%q: %d elements, want %d:\n%s", src, n, want, h)
+		}
+		// Five levels are indented, deeper ones not further: 32 of them
+		// would leave the text no width.
+		if deep := strings.Count(h, `class="md-deep"`); deep != max(0, n-mdIndentLevels) && !strings.Contains(h, "<em>") {
+			t.Errorf("%q: %d of %d levels not indented, want %d", src, deep, n, n-mdIndentLevels)
 		}
 	}
 	fraction := "$" + strings.Repeat(`\frac{1}{1+`, 10) + "x" + strings.Repeat("}", 10) + "$"
