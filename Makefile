@@ -146,13 +146,14 @@ bench-tiering: bin/stepwise bin/wasm/wasm.mod bin/wasmrt/overlay.json
 
 # A short run of every fuzzer (go test runs their seed corpora anyway).
 fuzz:
-	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset FuzzDialectJSONL FuzzDialectOps; do \
+	for f in FuzzDecodeEvent FuzzDecodeHistory FuzzStoreJSONL FuzzStoreOps FuzzStoreReset FuzzDialectJSONL FuzzDialectOps FuzzIndentJSON; do \
 		$(GO) test ./state -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 	for f in FuzzEventIDOrder FuzzDecodeEventFast FuzzFrameHead FuzzMediaType FuzzDecodeHistoryPaced; do \
 		$(GO) test ./state/wire -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
 	$(GO) test ./server/site -run '^$$' -fuzz '^FuzzARIAValues$$' -fuzztime 60s
 	for f in FuzzStoredEvent FuzzCommands; do \
 		$(GO) test ./server/demo -run '^$$' -fuzz "^$$f$$" -fuzztime 60s || exit 1; done
+	$(GO) test ./components -run '^$$' -fuzz '^FuzzMarkdownDepth$$' -fuzztime 60s
 
 # Screenshots of every state in both themes, to look at (testdata/screens).
 screens: build
