@@ -30,12 +30,12 @@ import (
 // builds run under the wasm_exec.js the site serves (server/site), which
 // the patched package needs.
 func TestSyscallJSPatch(t *testing.T) {
-	needTools(t, "node", "patch")
-	overlayFile := goRootOverlay(t, "gosyscalljs-wasm.patch")
+	needTools(t, "node")
+	overlay := preparePatches(t, "gosyscalljs-wasm.patch").goFlags()
 	dir := t.TempDir()
 	wasmExec := servedWasmExec(t, dir)
-	stock := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "stock.wasm")))
-	patched := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "patched.wasm"), "-overlay", overlayFile))
+	stock := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "stock.wasm"), ""))
+	patched := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "patched.wasm"), overlay))
 	t.Logf("JavaScript values Go holds after 1,000 calls and 1,000 calls with one inside: stock %d, patched %d", stock.Held, patched.Held)
 
 	// sum: 1,000 calls of base 1 + n + 2; nested: 1,000 of (0 + n + 1) + 1.
