@@ -1,4 +1,4 @@
-// Host tests (see syscalljs_patch_test.go).
+// Host tests (see runtime_patch_test.go).
 //go:build !js
 
 package main
@@ -62,7 +62,7 @@ func TestGoAppPatch(t *testing.T) {
 
 // patchTests are the tests TestGoAppPatch runs in the patched go-app under
 // Node: its own of the prop comparison, and Stepwise's in testdata/goapp.
-var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestFormatStringAsFmt", "TestCanUpdateValueWithoutDeepEqual", "TestUpdateComponentUnchangedWithoutAllocation", "TestBaseContextMadeOnce", "TestSyscallJSArgSharesShortStrings", "TestDispatchRunsAtOnceWhenIdle", "TestNodesTakeNoExtraReferences", "TestTextGrowsByAppending"}
+var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestFormatStringAsFmt", "TestCanUpdateValueWithoutDeepEqual", "TestUpdateComponentUnchangedWithoutAllocation", "TestBaseContextMadeOnce", "TestSyscallJSArgSharesShortStrings", "TestNodesTakeNoExtraReferences", "TestTextGrowsByAppending"}
 
 // TestGoAppOmitServer checks the build tag of wasm/goapp-wasm.patch as the
 // Makefile uses it: the browser main built with goappomitserver links

@@ -1,4 +1,6 @@
-// Host tests (see syscalljs_patch_test.go).
+// The patch tests run on the host: they build wasm programs and run them
+// under Node (with the wasm_exec.js the site serves, from server/site,
+// which does not build for js).
 //go:build !js
 
 package main
@@ -7,11 +9,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"stepwise/server/site"
 )
 
 // TestRuntimePatch checks wasm/goruntime-wasm.patch against the Go that
@@ -110,4 +116,64 @@ func goEnv(t *testing.T, name string) string {
 		t.Fatal(fmt.Errorf("go env %s: %w", name, err))
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// servedWasmExec writes the wasm_exec.js the site serves into dir and
+// returns its path.
+func servedWasmExec(t *testing.T, dir string) string {
+	t.Helper()
+	web := filepath.Join(dir, "web")
+	if err := os.MkdirAll(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(web, "app.wasm"), []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	handler, err := site.New(site.Config{WebDir: web})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/wasm_exec.js", nil)) // a Host the site answers to
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "globalThis.Go") {
+		t.Fatalf("the site's wasm_exec.js: status %d:\n%s", rec.Code, rec.Body)
+	}
+	path := filepath.Join(dir, "wasm_exec.js")
+	if err := os.WriteFile(path, rec.Body.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type jsEventsResult struct {
+	Sum, Nested, Held  int
+	Calls              map[string]int // calls out of the wasm during the first calls, by import name
+	Many, Once, Errors []string
+}
+
+// syscallJSCalls is how many calls out of the wasm syscall/js made.
+func (r jsEventsResult) syscallJSCalls() int {
+	n := 0
+	for name, c := range r.Calls {
+		if strings.HasPrefix(name, "syscall/js.") {
+			n += c
+		}
+	}
+	return n
+}
+
+func runJSEvents(t *testing.T, wasmExec, wasmFile string) jsEventsResult {
+	t.Helper()
+	// A guard against a hang, not a measure.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "node", "testdata/jsevents/run.js", wasmExec, wasmFile).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node run.js: %v\n%s", err, out)
+	}
+	var r jsEventsResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("run.js printed %q: %v", out, err)
+	}
+	return r
 }

@@ -1,4 +1,4 @@
-// Host tests (see syscalljs_patch_test.go).
+// Host tests (see runtime_patch_test.go).
 //go:build !js
 
 package main
