@@ -22,7 +22,11 @@ build: web/app.wasm bin/stepwise
 # these GOFLAGS (docs/patches.md).
 MOD      := bin/mod
 PATCHED  := $(MOD)/patches.sum
-export GOFLAGS     := -modfile=$(CURDIR)/$(MOD)/go.mod -overlay=$(CURDIR)/$(MOD)/overlay.json
+# They come after the developer's own GOFLAGS (the environment's or go
+# env's, read with the installed Go), whose -modfile and -overlay they
+# replace.
+export GOFLAGS     := $(strip $(filter-out -modfile=% -overlay=%,$(shell GOTOOLCHAIN=local $(GO) env GOFLAGS 2>/dev/null)) \
+	-modfile=$(CURDIR)/$(MOD)/go.mod -overlay=$(CURDIR)/$(MOD)/overlay.json)
 # The Go release too is go.mod's toolchain line (go downloads it if the
 # one installed differs); `make GOTOOLCHAIN=local` builds with the
 # installed one, if the runtime patch applies to it.
