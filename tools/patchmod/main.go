@@ -333,11 +333,14 @@ func (p preparation) prepare() error {
 	if err != nil {
 		return err
 	}
-	for name, text := range map[string][]byte{"go.mod": modFile, "go.sum": goSum, "overlay.json": append(overlayJSON, '\n')} {
-		if err := writeIfChanged(filepath.Join(p.out, name), text); err != nil {
+	for _, f := range []struct {
+		name string
+		text []byte
+	}{{"go.mod", modFile}, {"go.sum", goSum}, {"overlay.json", append(overlayJSON, '\n')}} {
+		if err := writeIfChanged(filepath.Join(p.out, f.name), f.text); err != nil {
 			return err
 		}
-		sums = append(sums, name+" "+hashOf(string(text)))
+		sums = append(sums, f.name+" "+hashOf(string(f.text)))
 	}
 	return writeIfChanged(sumFile, []byte("# What tools/patchmod made each copy from, and the copy's content hash.\n"+strings.Join(sums, "\n")+"\n"))
 }
