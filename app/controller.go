@@ -21,12 +21,9 @@ import (
 // Everything it holds, the store first, is changed only in go-app's engine
 // work: event and action handlers, and the functions the transports, the
 // replay driver and the embedding page hand over with ctx.Dispatch. Those
-// run one at a time, in the order asked, never during a render; but not
-// always on one goroutine: in the wasm, go-app's patch runs a dispatch
-// asked while the engine idles at once, in the goroutine that asked, under
-// the engine's lock (docs/architecture.md, "Ownership and concurrency").
-// So nothing here relies on which goroutine it runs on, and nothing run
-// in a dispatch blocks. (JavaScript callbacks that only read the store,
+// run on go-app's engine goroutine, one at a time, in the order asked,
+// never during a render (docs/architecture.md, "Ownership and
+// concurrency"), and nothing run in a dispatch blocks. (JavaScript callbacks that only read the store,
 // window.stepwise.view() and the replay's result, run while every
 // goroutine is parked: Go in the browser is single-threaded and calls back
 // into Go only when all its goroutines wait.)
