@@ -29,6 +29,7 @@ var backends = map[string]func(cfg Config, store state.Options) backend.Backend{
 			MaxFrame:     cfg.MaxFrameBytes,
 			SessionsPath: cfg.SessionsPath,
 			Store:        store,
+			Shown:        persist.OpenShown(),
 		})
 	},
 	ProtocolAGUI: func(cfg Config, store state.Options) backend.Backend {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -23,12 +24,9 @@ import (
 // Everything it holds, the model first, is changed only in go-app's
 // engine work: action handlers, and the functions the backend's events
 // and the commands' results are handed over with (ctx.Dispatch). Those
-// run one at a time, in the order asked, never during a render; but not
-// always on one goroutine: in the wasm, go-app's patch runs a dispatch
-// asked while the engine idles at once, in the goroutine that asked, under
-// the engine's lock (docs/architecture.md, "Ownership and concurrency").
-// So nothing here relies on which goroutine it runs on, and nothing run
-// in a dispatch blocks. (JavaScript callbacks that only read the store,
+// run on go-app's engine goroutine, one at a time, in the order asked,
+// never during a render (docs/architecture.md, "Ownership and
+// concurrency"); nothing run there blocks. (JavaScript callbacks that only read the store,
 // window.stepwise.view() and the replay's result, run while every
 // goroutine is parked: Go in the browser is single-threaded and calls back
 // into Go only when all its goroutines wait.)
@@ -42,6 +40,7 @@ type Controller struct {
 
 	ctx    app.Context               // the engine's, from OnMount
 	list   persist.ConversationStore // the conversations list's store
+	tab    persist.KeyValueStore     // the tab's storage of drafts; nil: none are kept
 	embed  *embedBridge              // set when the app runs embedded in another page
 	chunks dom.Chunks                // how the conversation's chunks are drawn
 	paint  dom.RenderBudget          // how often a stream without bound is drawn
@@ -131,6 +130,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	c.handle(ctx, components.ActionDismissNotice, func(app.Action) page.Msg { return page.DismissNotice{} })
 	if c.backend.Traits().Listed {
 		c.mountConversations(ctx)
+		c.mountDrafts(ctx)
 	}
 
 	c.backend.Open(func(ev backend.Event) {
@@ -139,6 +139,28 @@ func (c *Controller) OnMount(ctx app.Context) {
 	// What was typed into the prerendered page goes out once the backend
 	// is open (it holds it until it is connected).
 	c.update(ctx, takeBootInput())
+}
+
+// mountDrafts gives the page what the tab kept of what was typed and not
+// sent in this conversation, and follows what is typed (the page needs
+// no render for it).
+func (c *Controller) mountDrafts(ctx app.Context) {
+	if c.tab = persist.Tab(); c.tab == nil || c.cfg.SessionID == "" {
+		c.tab = nil
+		return
+	}
+	c.update(ctx, page.DraftLoaded{Draft: persist.LoadDraft(c.tab, c.cfg.SessionID)})
+	ctx.Handle(components.ActionDraftChanged, func(ctx app.Context, a app.Action) {
+		ctx.PreventUpdate()
+		text, _ := a.Value.(string)
+		c.update(ctx, page.DraftChanged{Text: text})
+	})
+	ctx.Handle(components.ActionFormDraft, func(ctx app.Context, a app.Action) {
+		ctx.PreventUpdate()
+		if v, ok := a.Value.(components.FormDraft); ok {
+			c.update(ctx, v)
+		}
+	})
 }
 
 // handle hands an action to the page as the message msg makes of it (nil:
@@ -227,6 +249,10 @@ func (c *Controller) run(ctx app.Context, cmd page.Cmd) (redrawn bool) {
 		})
 	case page.Navigate:
 		navigate(cmd.Href)
+	case page.KeepDraft:
+		if c.tab != nil {
+			persist.SaveDraft(c.tab, c.cfg.SessionID, cmd.Draft, time.Now()) // a refusing browser keeps nothing
+		}
 	default:
 		c.runList(ctx, cmd)
 	}

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"time"
 
 	"stepwise/components"
 	"stepwise/state"
@@ -91,11 +92,19 @@ type Event interface{ event() }
 
 // Loaded is the conversation so far (a history, a conversation the browser
 // kept), loaded into a store of its own on the backend's goroutine: the
-// page takes it in place of its own. Changes are the load's.
+// page takes it in place of its own. Changes are the load's. LastShown,
+// when set, says it is what the page last showed, kept by the browser and
+// saved then, shown because the backend cannot be reached; the live
+// conversation replaces it.
 type Loaded struct {
-	Store   *state.Store
-	Changes state.Changes
+	Store     *state.Store
+	Changes   state.Changes
+	LastShown time.Time
 }
+
+// NotKept: the backend cannot be reached, and the browser kept nothing of
+// the conversation to show meanwhile.
+type NotKept struct{}
 
 // Frames are stream events, each once, in order: those that came
 // together, to be applied (and drawn) together. Paced marks a stream
@@ -141,9 +150,18 @@ type StreamClosed struct{}
 // Oversized: an event larger than Limit bytes was skipped as it was read.
 type Oversized struct{ Limit int }
 
-// StorageRefused: the browser refuses to keep the conversation; it stays
-// in memory for as long as the page is open.
+// StorageRefused: the browser refuses to keep the conversation (or not
+// even its newest turn fits); it stays in memory for as long as the page
+// is open, and what was kept before stays kept.
 type StorageRefused struct{}
+
+// StorageFull: the browser's storage is full; the newest turns that fit
+// are kept (what is shown is not touched).
+type StorageFull struct{}
+
+// Trimmed: the conversation restored lacks its oldest messages, left out
+// when the browser's storage was full.
+type Trimmed struct{}
 
 // SaveDue: a save the backend put off (SaveSoon) is due: the page asks
 // for it (Save), inside its update, where the conversation may be read.
@@ -173,6 +191,9 @@ func (Reset) event()          {}
 func (StreamClosed) event()   {}
 func (Oversized) event()      {}
 func (StorageRefused) event() {}
+func (StorageFull) event()    {}
+func (Trimmed) event()        {}
+func (NotKept) event()        {}
 func (SaveDue) event()        {}
 func (Failed) event()         {}
 func (Of) event()             {}
@@ -217,6 +238,10 @@ type Save struct{}
 // batched (the backend delivers SaveDue when it is time).
 type SaveSoon struct{}
 
+// Forget: the person deleted conversation ID; what the backend keeps of
+// it in the browser goes too.
+type Forget struct{ ID string }
+
 func (Send) command()       {}
 func (Answer) command()     {}
 func (Decide) command()     {}
@@ -225,6 +250,7 @@ func (Continue) command()   {}
 func (Stop) command()       {}
 func (Save) command()       {}
 func (SaveSoon) command()   {}
+func (Forget) command()     {}
 
 // ErrOffline: not connected, and too many frames wait for the connection:
 // the command was not even queued.

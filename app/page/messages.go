@@ -4,12 +4,13 @@ import (
 	"time"
 
 	"stepwise/app/backend"
+	"stepwise/app/persist"
 	"stepwise/state/wire"
 )
 
 // A Msg is what Update takes: one of the types below, an action value of
 // package components (AnswerCommand, DecideCommand, FormCommand,
-// CopyCommand, RenameCommand), or a backend.Event.
+// CopyCommand, RenameCommand, FormDraft), or a backend.Event.
 type Msg any
 
 // A Cmd is what Update asks the controller to do: one of the types below,
@@ -46,6 +47,11 @@ type (
 		Draft    string
 		Focused  bool // the box had the focus
 	}
+	// DraftChanged: the composer's text changed (it is kept, not drawn).
+	DraftChanged struct{ Text string }
+	// DraftLoaded is what the browser kept of what was typed and not
+	// sent in this conversation.
+	DraftLoaded struct{ Draft persist.Draft }
 	// AppUpdate: a new version was deployed.
 	AppUpdate struct{}
 	// CardExpired: a card's countdown ended.
@@ -123,4 +129,7 @@ type (
 	// KeepListInMemory: the browser refuses storage; the list goes on in
 	// memory, from List.
 	KeepListInMemory struct{ List []entry }
+	// KeepDraft writes what is typed and not sent (an empty Draft
+	// removes it).
+	KeepDraft struct{ Draft persist.Draft }
 )

@@ -64,6 +64,17 @@ type Model struct {
 	conns        int    // the connections opened so far
 	list         conversations
 
+	// drafts is what is typed and not sent (drafts.go); keepDrafts: the
+	// page keeps it (DraftLoaded came).
+	drafts     persist.Draft
+	keepDrafts bool
+	// lastShown is when the conversation shown was saved, when it is
+	// what the page last showed, kept by the browser (backend.Loaded's
+	// LastShown); zero when it is the live conversation. notKept: the
+	// backend cannot be reached and nothing was kept to show.
+	lastShown time.Time
+	notKept   bool
+
 	seq     int           // the last command id given
 	waiting []sentCommand // commands waiting for their outcome, oldest first
 
@@ -128,6 +139,7 @@ func (m *Model) Props() components.PageProps {
 		Offline:         m.offline(),
 		NoNetwork:       m.noNetwork,
 		Outgoing:        m.outbox.view(m.offline()),
+		LastShown:       m.lastShownNote(),
 		UpdateAvailable: m.updateAvailable,
 		SourcesOpen:     m.sourcesOpen,
 		SourcesWidth:    m.sourcesWidth,
@@ -169,6 +181,7 @@ func (m *Model) Update(msg Msg) []Cmd {
 	switch msg := msg.(type) {
 	// The person's actions.
 	case Send:
+		m.draftSent() // the composer is empty now
 		m.sendText(msg.Text)
 	case Stop:
 		m.stop()
@@ -206,6 +219,12 @@ func (m *Model) Update(msg Msg) []Cmd {
 		}
 	case Boot:
 		m.boot(msg)
+	case DraftLoaded:
+		m.draftLoaded(msg.Draft)
+	case DraftChanged:
+		m.draftChanged(msg.Text)
+	case components.FormDraft:
+		m.formDraft(msg)
 	case AppUpdate:
 		m.updateAvailable = true
 
@@ -248,6 +267,9 @@ func (m *Model) event(ev backend.Event) {
 	case backend.Connection:
 		prev := m.conn
 		m.conn = ev.State
+		if ev.State == backend.Open {
+			m.connectedWithoutHistory()
+		}
 		m.connected(prev, ev.State)
 	case backend.Network:
 		m.noNetwork = !ev.Online
@@ -262,6 +284,12 @@ func (m *Model) event(ev backend.Event) {
 		m.notice = m.settings.T("stream.oversized", components.FormatBytes(m.settings, ev.Limit))
 	case backend.StorageRefused:
 		m.notice = m.settings.T("storage.refused")
+	case backend.StorageFull:
+		m.notice = m.settings.T("storage.full")
+	case backend.Trimmed:
+		m.notice = m.settings.T("storage.trimmed")
+	case backend.NotKept:
+		m.notKept = len(m.store.Items()) == 0
 	case backend.Failed:
 		m.notice = m.settings.T("replay.failed", ev.Err.Error())
 	}
@@ -300,19 +328,59 @@ func hasUserMessage(items []*state.Item) bool {
 	return false
 }
 
-// loaded takes the conversation so far in place of the page's.
+// loaded takes the conversation so far in place of the page's: the live
+// one, or what the page last showed (the backend cannot be reached),
+// which the page marks as such until the live one replaces it.
 func (m *Model) loaded(ev backend.Loaded) {
 	m.store = ev.Store
+	m.lastShown, m.notKept = ev.LastShown, false
 	m.afterApply(ev.Changes)
 	m.do(Redraw{})
-	m.noteHistory()
+	if ev.LastShown.IsZero() {
+		m.noteHistory()
+	}
 	m.do(ScrollToEnd{})
-	m.matchEchoes()
+	if ev.LastShown.IsZero() {
+		m.matchEchoes()
+	}
+}
+
+// connectedWithoutHistory: the connection opened while the page shows
+// what it last showed and no live history came (its request failed): the
+// stream brings the conversation from its start, so the copy goes.
+func (m *Model) connectedWithoutHistory() {
+	if m.lastShown.IsZero() {
+		return
+	}
+	m.lastShown = time.Time{}
+	m.store = state.New(m.traits.Store)
+	m.afterApply(state.Changes{List: true, Status: true, Pending: true, Sources: true})
+	m.do(Redraw{})
+}
+
+// lastShownNote is the banner's words: the page shows what the
+// conversation last showed (and when that was saved), or has nothing to
+// show offline; "" otherwise.
+func (m *Model) lastShownNote() string {
+	switch {
+	case !m.lastShown.IsZero():
+		now := m.now()
+		at := m.lastShown.In(now.Location())
+		when := at.Format("15:04")
+		if y, mo, d := at.Date(); y != now.Year() || mo != now.Month() || d != now.Day() {
+			when = at.Format("2006-01-02 15:04")
+		}
+		return m.settings.T("offline.last_shown", when)
+	case m.notKept && m.offline():
+		return m.settings.T("offline.not_kept")
+	}
+	return ""
 }
 
 // reset: the server could not resume the stream
 // (docs/protocol-extensions.md#the-reset-frame).
 func (m *Model) reset(ev backend.Reset) {
+	m.lastShown, m.notKept = time.Time{}, false
 	m.afterApply(m.store.ResetLoaded(ev.History, ev.Loaded, ev.Last))
 	m.do(Redraw{})
 	m.do(ScrollToEnd{})
@@ -431,6 +499,7 @@ func (m *Model) answer(key string, a state.CardAnswer, command func(id string) b
 		return
 	}
 	m.afterApply(ch)
+	m.formDone(key)
 	id := m.nextID()
 	if pendingKey(m.store, key) {
 		// The backend resolves it: the form waits for its word.
@@ -494,6 +563,8 @@ func (m *Model) syncForms() {
 				forms = components.Forms{}
 			}
 			forms[key] = st
+		} else {
+			m.formDone(key)
 		}
 	}
 	if p := m.store.Pending(); p != nil {
@@ -502,7 +573,7 @@ func (m *Model) syncForms() {
 			if forms == nil {
 				forms = components.Forms{}
 			}
-			forms[key] = components.FormState{Shown: m.now()}
+			forms[key] = components.FormState{Shown: m.now(), Restore: m.drafts.Forms[key]}
 		}
 	}
 	m.forms = forms

@@ -41,6 +41,7 @@ func (m *Model) sendText(typed string) {
 func (m *Model) giveBack(text string, err error) {
 	m.notice = m.errorText(err)
 	m.draft = components.Draft{Text: text, Seq: m.draft.Seq + 1, Focus: true}
+	m.draftGivenBack(text)
 }
 
 // busy is true while what is sent now would have to wait: the agent runs,

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"stepwise/app/backend"
 	"stepwise/app/persist"
 	"stepwise/components"
 	"stepwise/state"
@@ -120,6 +121,7 @@ func (m *Model) deleteConversation(id string) {
 		}
 	}
 	m.setConversations(list)
+	m.do(backend.Forget{ID: id})
 	f := ForgetConversation{ID: id, Unlist: l.remote}
 	if id == m.id {
 		f.Then = conversationHref(l.base, "")

@@ -8,13 +8,16 @@ import (
 	"syscall/js"
 
 	"stepwise/app/backend/agent"
+	"stepwise/app/internal/browser"
 )
 
 // Conversations kept in the browser's IndexedDB (BACKENDS.md section 4):
 // database "stepwise", store "conversations", one record per conversation
 // keyed by its id: {id, protocol, title, updated, json}, json being the
-// agent.Saved (the protocol's own messages). Every call blocks: call
-// it on a goroutine of its own.
+// agent.Saved (the protocol's own messages) as UTF-8 bytes (a
+// Uint8Array: a string is kept in UTF-16, twice the room against the
+// site's quota; records saved as a string are still read). Every call
+// blocks: call it on a goroutine of its own.
 
 const (
 	idbName    = "stepwise"
@@ -56,8 +59,8 @@ func OpenAgentConversations() (conv agent.Conversations, err error) {
 			conv, err = nil, agent.ErrNoStorage
 		}
 	}()
-	idb := js.Global().Get("indexedDB")
-	if !idb.Truthy() {
+	idb, err := browser.WindowProperty("indexedDB")
+	if err != nil {
 		return nil, agent.ErrNoStorage
 	}
 	req := idb.Call("open", idbName, idbVersion)
@@ -86,19 +89,57 @@ func (c *conversations) store(mode string) (st js.Value, err error) {
 	return c.db.Call("transaction", idbStore, mode).Call("objectStore", idbStore), nil
 }
 
-// Put saves a conversation (replacing the one with its id).
-func (c *conversations) Put(rec agent.Saved) error {
+// Put saves a conversation (replacing the one with its id). It waits for
+// the transaction, not the request: a full quota is only known when the
+// transaction commits (it aborts with QuotaExceededError after the
+// request's onsuccess), and comes back as agent.ErrStorageFull.
+func (c *conversations) Put(rec agent.Saved) (err error) {
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	st, err := c.store("readwrite")
+	var tx js.Value
+	func() {
+		defer func() {
+			if recover() != nil { // the database closed, or the record cannot be stored
+				err = agent.ErrNoStorage
+			}
+		}()
+		bytes := js.Global().Get("Uint8Array").New(len(raw))
+		js.CopyBytesToJS(bytes, raw)
+		tx = c.db.Call("transaction", idbStore, "readwrite")
+		tx.Call("objectStore", idbStore).Call("put", map[string]any{
+			"id": rec.ID, "protocol": rec.Protocol, "title": rec.Title, "updated": rec.Updated, "json": bytes,
+		})
+	}()
 	if err != nil {
 		return err
 	}
-	_, err = idbWait(st.Call("put", map[string]any{
-		"id": rec.ID, "protocol": rec.Protocol, "title": rec.Title, "updated": rec.Updated, "json": string(raw),
-	}))
+	return idbCommitted(tx)
+}
+
+// idbCommitted waits for a transaction to complete; a transaction aborted
+// because the quota is full is agent.ErrStorageFull.
+func idbCommitted(tx js.Value) error {
+	done := make(chan error, 1)
+	complete := js.FuncOf(func(js.Value, []js.Value) any { done <- nil; return nil })
+	failed := js.FuncOf(func(js.Value, []js.Value) any {
+		e := tx.Get("error")
+		switch {
+		case e.Truthy() && e.Get("name").String() == "QuotaExceededError":
+			done <- agent.ErrStorageFull
+		case e.Truthy():
+			done <- errors.New(e.Get("name").String() + ": " + e.Get("message").String())
+		default:
+			done <- errors.New("IndexedDB transaction aborted")
+		}
+		return nil
+	})
+	tx.Set("oncomplete", complete)
+	tx.Set("onabort", failed) // an error aborts the transaction: onabort follows onerror
+	err := <-done
+	complete.Release()
+	failed.Release()
 	return err
 }
 
@@ -112,7 +153,14 @@ func (c *conversations) Get(id string) (rec agent.Saved, ok bool, err error) {
 	if err != nil || !v.Truthy() {
 		return rec, false, err
 	}
-	if err := json.Unmarshal([]byte(v.Get("json").String()), &rec); err != nil {
+	var raw []byte
+	if j := v.Get("json"); j.Type() == js.TypeString {
+		raw = []byte(j.String())
+	} else {
+		raw = make([]byte, j.Get("length").Int())
+		js.CopyBytesToGo(raw, j)
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
 		return rec, false, err
 	}
 	return rec, true, nil

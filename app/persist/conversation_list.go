@@ -1,10 +1,14 @@
 package persist
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"stepwise/app/internal/browser"
+	"stepwise/state/wire"
 )
 
 // Conversation is one entry of the conversations list (the sidebar).
@@ -41,13 +45,9 @@ type ConversationStore interface {
 	Delete(id string) error
 }
 
-// ErrStorageRefused is returned by a ConversationStore whose browser
-// refuses to store anything (private windows, blocked site data).
-var ErrStorageRefused = storageRefused{}
-
-type storageRefused struct{}
-
-func (storageRefused) Error() string { return "the browser refuses to store data for this site" }
+// ErrStorageRefused is returned by a store whose browser refuses to store
+// anything (private windows, blocked site data, a full quota).
+var ErrStorageRefused = browser.ErrStorageRefused
 
 // MemoryConversations is a ConversationStore in memory: tests use it, and
 // the page falls back to it when the browser refuses storage.
@@ -74,6 +74,76 @@ func (m *MemoryConversations) Delete(id string) error {
 	defer m.mu.Unlock()
 	m.list = slices.DeleteFunc(m.list, func(c Conversation) bool { return c.ID == id })
 	return nil
+}
+
+// conversationsKey is the localStorage key of the conversations list.
+const conversationsKey = "stepwise.conversations"
+
+// LocalConversations keeps the conversations list in a KeyValueStore (the
+// page's localStorage), as one JSON array: a few hundred short entries,
+// read and written whole (synchronous and small, so it needs no
+// IndexedDB).
+type LocalConversations struct{ KV KeyValueStore }
+
+func (l LocalConversations) List() ([]Conversation, error) {
+	v, ok, err := l.KV.Get(conversationsKey)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var list []Conversation
+	if json.Unmarshal([]byte(v), &list) != nil {
+		return nil, nil // a damaged list starts again rather than failing every page
+	}
+	valid := list[:0]
+	for _, c := range list {
+		if wire.ValidSessionID(c.ID) {
+			valid = append(valid, c)
+		}
+	}
+	return valid, nil
+}
+
+func (l LocalConversations) write(list []Conversation) error {
+	b, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	return l.KV.Set(conversationsKey, string(b))
+}
+
+func (l LocalConversations) Put(c Conversation) error {
+	list, err := l.List()
+	if err != nil {
+		return err
+	}
+	return l.write(Upsert(list, c))
+}
+
+// PutAll stores many conversations with one read and one write of the
+// list (the backend's list may bring a few hundred at once).
+func (l LocalConversations) PutAll(add []Conversation) error {
+	list, err := l.List()
+	if err != nil {
+		return err
+	}
+	for _, c := range add {
+		list = Upsert(list, c)
+	}
+	return l.write(list)
+}
+
+func (l LocalConversations) Delete(id string) error {
+	list, err := l.List()
+	if err != nil {
+		return err
+	}
+	out := list[:0]
+	for _, c := range list {
+		if c.ID != id {
+			out = append(out, c)
+		}
+	}
+	return l.write(out)
 }
 
 // Upsert replaces the entry with c's ID or appends c.

@@ -19,7 +19,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"stepwise/app/backend"
@@ -145,10 +144,15 @@ type Saved struct {
 	Updated  int64                   `json:"updated"` // Unix milliseconds
 	AGUI     *state.AGUIConversation `json:"agui,omitempty"`
 	UI       *state.UIConversation   `json:"ui,omitempty"`
+	// Trimmed counts the oldest messages left out because the browser's
+	// storage was full (saving.go); 0 when all is kept.
+	Trimmed int `json:"trimmed,omitempty"`
 }
 
 // Conversations keep conversations in the browser. Every method blocks:
-// the backend calls them on a goroutine of its own.
+// the backend calls them on a goroutine of its own. Put fails with
+// ErrStorageFull when the browser's quota is full, and then stores
+// nothing.
 type Conversations interface {
 	Put(Saved) error
 	Get(id string) (Saved, bool, error)
@@ -234,8 +238,16 @@ type Backend struct {
 	gen     int           // counts requests: a stale one's events are dropped
 	// saveQueued: a save is due after saveDelay.
 	saveQueued bool
-	// refused: the browser refused a save (set on a saving goroutine).
-	refused atomic.Bool
+	// saving: a save is under way; saveAgain: the conversation changed
+	// meanwhile. One save at a time, so that an older one never lands
+	// after a newer one.
+	saving, saveAgain bool
+	// leftOut is how many of the oldest turns the last save left out
+	// (the storage is full); trimmed, the messages a save left out
+	// before this page restored the conversation. fullSaid: the page
+	// was told.
+	leftOut, trimmed int
+	fullSaid         bool
 
 	// start sends a request and streams its answer into ev
 	// (stream_js.go); a test's stands in natively.
@@ -294,6 +306,10 @@ func (b *Backend) restore() {
 		out := []backend.Event{backend.Loaded{Store: loaded, Changes: changes}, backend.Connection{State: backend.Open}}
 		if convs == nil {
 			out = append(out, backend.StorageRefused{})
+		}
+		if rec != nil && rec.Trimmed > 0 {
+			b.trimmed = rec.Trimmed
+			out = append(out, backend.Trimmed{})
 		}
 		if resume {
 			if req, ok := b.cfg.Protocol.Resume(loaded); ok {
@@ -358,19 +374,53 @@ func (b *Backend) stop() {
 	b.gen++
 }
 
-// save saves the conversation on a goroutine of its own; a browser that
-// refuses says so once, and the conversation stays in memory.
+// save saves the conversation on a goroutine of its own, one save at a
+// time. When the storage is full the newest turns that fit are saved and
+// the page is told once (StorageFull); when not even the newest turn fits,
+// or the browser refuses, it is told so (StorageRefused), what was saved
+// stays, and nothing more is. What is shown never changes.
 func (b *Backend) save(conv *state.Store) {
 	convs := b.convs
-	if convs == nil || b.refused.Load() {
+	if convs == nil {
 		return
 	}
+	if b.saving {
+		b.saveAgain = true
+		return
+	}
+	b.saving = true
 	rec := save(b.cfg.Protocol, conv, b.cfg.SessionID, time.Now())
+	rec.Trimmed = b.trimmed
+	from := b.leftOut
 	go func() {
-		if err := convs.Put(rec); err != nil && !b.refused.Swap(true) {
-			b.deliver(backend.StorageRefused{})
-		}
+		leftOut, err := saveNewestTurns(convs.Put, rec, from)
+		b.deliver(backend.Of{Events: func(conv *state.Store) []backend.Event {
+			b.saving = false
+			out := b.saved(convs, leftOut, err)
+			if b.saveAgain {
+				b.saveAgain = false
+				b.save(conv)
+			}
+			return out
+		}})
 	}()
+}
+
+// saved takes a save's outcome: leftOut turns were left out, or err.
+func (b *Backend) saved(convs Conversations, leftOut int, err error) []backend.Event {
+	if b.convs != convs {
+		return nil // saving stopped meanwhile
+	}
+	if err != nil {
+		b.convs = nil
+		return []backend.Event{backend.StorageRefused{}}
+	}
+	b.leftOut = max(b.leftOut, leftOut)
+	if leftOut > 0 && !b.fullSaid {
+		b.fullSaid = true
+		return []backend.Event{backend.StorageFull{}}
+	}
+	return nil
 }
 
 // request sends req and delivers its stream. reconnecting marks an AI SDK

@@ -126,6 +126,8 @@ func (f *fakeBackend) apply(ev backend.Event) {
 		return
 	}
 	switch e := ev.(type) {
+	case backend.Loaded:
+		f.conv = e.Store
 	case backend.Frames:
 		for _, fr := range e.Frames {
 			f.conv.ApplyJSON(fr)

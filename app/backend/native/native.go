@@ -14,6 +14,7 @@ package native
 import (
 	"net/url"
 	"strings"
+	"time"
 
 	"stepwise/app/backend"
 	"stepwise/state"
@@ -36,6 +37,9 @@ type Config struct {
 	SessionsPath string
 	// Store are the options of the conversation's stores.
 	Store state.Options
+	// Shown keeps what the page last showed, for a reload that cannot
+	// reach the server (lastshown.go); nil: nothing is kept.
+	Shown Shown
 }
 
 // path fills a path template with the session id.
@@ -59,12 +63,67 @@ type conn interface {
 type Backend struct {
 	cfg  Config
 	conn conn // nil until Open, and outside a browser
+	keep keeper
 }
 
 // New returns a native backend; Open connects it.
 func New(cfg Config) *Backend {
 	cfg.Store.Kept = state.KeptByBackend
-	return &Backend{cfg: cfg}
+	b := &Backend{cfg: cfg}
+	b.keep = keeper{
+		store: cfg.Shown, id: cfg.SessionID, opts: cfg.Store,
+		after: func(d time.Duration, f func()) { time.AfterFunc(d, f) },
+		now:   time.Now,
+	}
+	return b
+}
+
+// events are what the transport's callbacks deliver: what the page is
+// shown is also followed by the keeper of what it last showed, in the
+// page's update.
+func (b *Backend) events(deliver func(backend.Event), load func(*wire.History) (*state.Store, state.Changes)) Events {
+	k := &b.keep
+	k.deliver = deliver
+	return Events{
+		OnHistory: func(h *wire.History) {
+			loaded, changes := load(h)
+			k.in(func() []backend.Event {
+				k.history(h)
+				return []backend.Event{backend.Loaded{Store: loaded, Changes: changes}}
+			})
+		},
+		OnFrames: func(frames [][]byte) {
+			if k.store == nil {
+				deliver(backend.Frames{Frames: frames})
+				return
+			}
+			k.in(func() []backend.Event {
+				k.frames(frames)
+				return []backend.Event{backend.Frames{Frames: frames}}
+			})
+		},
+		OnState: func(s backend.ConnState) {
+			if k.store == nil || (s != backend.Reconnecting && s != backend.Closed) {
+				deliver(backend.Connection{State: s})
+				return
+			}
+			k.in(func() []backend.Event {
+				k.offline()
+				return []backend.Event{backend.Connection{State: s}}
+			})
+		},
+		OnResult: func(r backend.Outcome) { deliver(r) },
+		OnReset: func(h *wire.History, last wire.EventID) {
+			var loaded *state.Store // nil: no history replaces the items
+			if h != nil && len(h.Messages) > 0 {
+				loaded, _ = load(h)
+			}
+			k.in(func() []backend.Event {
+				k.history(h) // nil: nothing newer is kept
+				return []backend.Event{backend.Reset{History: h, Loaded: loaded, Last: last}}
+			})
+		},
+	}
 }
 
 // Traits: the backend keeps the conversation, listed in the sidebar.
@@ -80,6 +139,10 @@ func (b *Backend) Traits() backend.Traits {
 // refused (*backend.TooLargeError), as is one the transport cannot even
 // queue (backend.ErrOffline).
 func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
+	if f, ok := cmd.(backend.Forget); ok {
+		b.keep.forget(f.ID)
+		return nil
+	}
 	frame, err := Encode(b.cfg.SessionID, cmd)
 	if err != nil || frame == nil {
 		return err
@@ -128,7 +191,7 @@ func Encode(sessionID string, cmd backend.Command) ([]byte, error) {
 		id, frame = c.ID, wire.NewDecisions(sessionID, c.Key, c.Decisions)
 	case backend.Stop:
 		id, frame = c.ID, wire.NewStop(sessionID)
-	case backend.Save, backend.SaveSoon:
+	case backend.Save, backend.SaveSoon, backend.Forget:
 		return nil, nil
 	default:
 		return nil, backend.ErrUnsupported

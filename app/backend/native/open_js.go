@@ -22,22 +22,7 @@ func (b *Backend) Open(deliver func(backend.Event)) {
 		loaded := state.New(opts)
 		return loaded, loaded.LoadHistoryPaced(h, browser.NewPacer(browser.PauseTask).Tick)
 	}
-	ev := Events{
-		OnHistory: func(h *wire.History) {
-			loaded, changes := load(h)
-			deliver(backend.Loaded{Store: loaded, Changes: changes})
-		},
-		OnFrames: func(frames [][]byte) { deliver(backend.Frames{Frames: frames}) },
-		OnState:  func(s backend.ConnState) { deliver(backend.Connection{State: s}) },
-		OnResult: func(r backend.Outcome) { deliver(r) },
-		OnReset: func(h *wire.History, last wire.EventID) {
-			var loaded *state.Store // nil: no history replaces the items
-			if h != nil && len(h.Messages) > 0 {
-				loaded, _ = load(h)
-			}
-			deliver(backend.Reset{History: h, Loaded: loaded, Last: last})
-		},
-	}
+	ev := b.events(deliver, load)
 	if b.cfg.SSE {
 		sse := NewSSE(b.cfg, ev)
 		b.conn = sse
