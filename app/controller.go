@@ -111,6 +111,8 @@ func (c *Controller) OnMount(ctx app.Context) {
 	// are the fonts (app/dom).
 	dom.WhenIdleInTurn(components.MarkdownWarmUp())
 	dom.WarmFonts()
+	components.ListenCardShortcut()
+	components.ListenSourcesHistory(ctx)
 	c.chunks.Mount(ctx, func() []*state.Item { return c.page.Store().Items() }, c.page.Copied)
 
 	c.handle(ctx, components.ActionSendMessage, func(a app.Action) page.Msg {
@@ -123,7 +125,12 @@ func (c *Controller) OnMount(ctx app.Context) {
 	c.handle(ctx, components.ActionSubmitForm, value[components.FormCommand])
 	c.handle(ctx, components.ActionCardExpired, func(app.Action) page.Msg { return page.CardExpired{} })
 	c.handle(ctx, components.ActionCopy, value[components.CopyCommand])
-	c.handle(ctx, components.ActionToggleSources, func(app.Action) page.Msg { return page.ToggleSources{} })
+	c.handle(ctx, components.ActionToggleSources, func(a app.Action) page.Msg {
+		if open, ok := a.Value.(bool); ok {
+			return page.ToggleSources{Open: &open}
+		}
+		return page.ToggleSources{}
+	})
 	c.handle(ctx, components.ActionRetryMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.RetryMessage{ID: id} })
 	c.handle(ctx, components.ActionEditMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.EditMessage{ID: id} })
 	c.handle(ctx, components.ActionRemoveMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.RemoveMessage{ID: id} })

@@ -129,3 +129,16 @@ func TestDeleteForgetsWhatTheBackendKeeps(t *testing.T) {
 	h.run(DeleteConversation{ID: "s2"})
 	assert.Equal(t, []backend.Command{backend.Forget{ID: "s2"}}, h.sent)
 }
+
+// The Sources button toggles the panel; the back and forward buttons of a
+// phone set it.
+func TestSourcesPanelOpensAndCloses(t *testing.T) {
+	h := nativePage(t, "en")
+	h.run(ToggleSources{})
+	assert.True(t, h.m.Props().SourcesOpen)
+	closed := false
+	h.run(ToggleSources{Open: &closed})
+	assert.False(t, h.m.Props().SourcesOpen)
+	h.run(ToggleSources{Open: &closed})
+	assert.False(t, h.m.Props().SourcesOpen, "set, not toggled")
+}

@@ -31,8 +31,9 @@ type (
 	RemoveMessage struct{ ID int }
 	// DismissNotice closes the notice.
 	DismissNotice struct{}
-	// ToggleSources opens or closes the sources panel.
-	ToggleSources struct{}
+	// ToggleSources opens the sources panel or closes it (Open set: the
+	// back and forward buttons on a phone), or toggles it.
+	ToggleSources struct{ Open *bool }
 	// NewConversation starts a new conversation.
 	NewConversation struct{}
 	// DeleteConversation forgets a conversation (the sidebar asked first).

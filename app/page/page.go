@@ -209,6 +209,9 @@ func (m *Model) Update(msg Msg) []Cmd {
 		m.notice = ""
 	case ToggleSources:
 		m.sourcesOpen = !m.sourcesOpen
+		if msg.Open != nil {
+			m.sourcesOpen = *msg.Open
+		}
 	case components.CopyCommand:
 		m.do(Clipboard{ID: msg.ID, Text: msg.Text})
 	case Copied:
