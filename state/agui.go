@@ -523,6 +523,9 @@ func (s *Store) aguiActivity(st *aguiState, id, activityType string, content jso
 	if activityType != "" {
 		m.ActivityType = activityType
 	}
+	if m.ActivityType == MCPAppsActivityType && s.aguiMCPApp(id, content) {
+		return // shown as its tool's app (mcpapp.go)
+	}
 	text := IndentJSON(content)
 	if it := st.activityItem(s, id); it != nil {
 		it.Text = text

@@ -189,6 +189,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s)
 		st.partial[c.ToolCallID] = &uiPartial{encoding: c.InputEncoding}
 		s.uiTool(c.ToolCallID, c.ToolName, nil, c.Title)
+		s.uiToolApp(c.ToolCallID, c.ProviderMetadata)
 		st.setToolPart(c.ToolCallID, c.ToolName, c.Dynamic, func(p *wire.UIPart) {
 			p.State = "input-streaming"
 			p.Input, p.Output, p.ErrorText, p.RawInput, p.Preliminary = nil, nil, "", nil, nil
@@ -228,6 +229,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s)
 		delete(st.partial, c.ToolCallID)
 		s.uiTool(c.ToolCallID, c.ToolName, c.Input, c.Title)
+		s.uiToolApp(c.ToolCallID, c.ProviderMetadata)
 		st.setToolPart(c.ToolCallID, c.ToolName, c.Dynamic, func(p *wire.UIPart) {
 			p.State = "input-available"
 			p.Input, p.Output, p.ErrorText, p.RawInput, p.Preliminary, p.InputEncoding = rawOrNull(c.Input), nil, "", nil, nil, ""

@@ -121,6 +121,11 @@ type Tool struct {
 	// redacted result, an encrypted code execution result); Result holds an
 	// English sentence, the UI says so in its own words.
 	Encrypted bool
+	// App is the MCP App the tool points at (mcpapp.go), nil for none;
+	// StructuredContent is its MCP result's structuredContent, nil for
+	// none.
+	App               *ToolApp
+	StructuredContent json.RawMessage
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta

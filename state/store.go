@@ -470,6 +470,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		}
 		ob.kind = "tool_use"
 		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
+		s.setToolApp(ob.item, b.UI)
 		if b.Type == "tool_use" && register && ob.item != nil {
 			s.msgTools = append(s.msgTools, ob.item)
 		}
@@ -482,7 +483,8 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 			name = b.Name
 		}
 		text, _ := wire.ContentText(b.Content)
-		s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		it := s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		s.setStructuredContent(it, b.StructuredContent)
 	default:
 		if !s.startRareBlock(ob, b) {
 			return false

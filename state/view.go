@@ -104,6 +104,9 @@ type viewTool struct {
 	Input    json.RawMessage `json:"input"`
 	Result   *string         `json:"result"`
 	Artifact json.RawMessage `json:"artifact"`
+	// UI is the tool's MCP App (docs/protocol-extensions.md), absent for
+	// none.
+	UI *viewToolUI `json:"ui,omitempty"`
 }
 
 type viewGroup struct {
@@ -178,7 +181,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, viewAppOf(t)}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()
