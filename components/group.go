@@ -106,7 +106,17 @@ func (v *GroupView) Render() app.UI {
 			steps = append(steps, app.Div().Class(cls).Body(itemBody(st, v.Settings, v.Forms)))
 		}
 	}
-	return app.Div().Class("item group "+stateName).DataSet("kind", "group").DataSet("state", stateName).Body(
+	// The apps of its tools (mcpapp.go) stay in view when it collapses:
+	// before the body in the DOM, so that opening it never moves (and so
+	// reloads) their frames, and after it on screen (CSS order).
+	apps := appsOf(g.Steps, v.Settings)
+	cls := "item group " + stateName
+	var appsBox app.UI
+	if len(apps) > 0 {
+		cls += " has-apps"
+		appsBox = app.Div().Class("group-apps").Body(apps...)
+	}
+	return app.Div().Class(cls).DataSet("kind", "group").DataSet("state", stateName).Body(
 		app.Button().Class("group-header").Aria("expanded", v.expanded).Aria("controls", bodyID).
 			OnClick(v.toggle).Body(
 			app.If(running, func() app.UI {
@@ -115,6 +125,7 @@ func (v *GroupView) Render() app.UI {
 			app.Span().Class("group-title").Text(title),
 			app.Span().Class("chevron"), // empty, as the spinner
 		),
+		appsBox,
 		app.If(v.expanded, func() app.UI {
 			return app.Div().ID(bodyID).Class("group-body").Body(
 				app.Div().Class("steps").Body(steps...),

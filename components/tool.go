@@ -40,12 +40,17 @@ func (v *ToolView) Render() app.UI {
 		return root.Body(v.planStep(plan, id))
 	}
 	label := toolLabel(t, v.Settings)
+	var appView app.UI
+	if t.App != nil && v.Step == "" { // a step's app shows below its group
+		appView = &AppView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings}
+	}
 	return root.Body(
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(label),
 			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKeys[t.Status])),
 		),
+		appView, // before the details: opening them never moves its frame
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
 	)
 }

@@ -458,7 +458,9 @@ func (s *Store) aguiToolStart(st *aguiState, id, name, parentID string) {
 	if s.tools[id] == nil && s.group == nil {
 		s.openGroup("")
 	}
-	s.toolUse(id, name, nil, "", "")
+	if it := s.toolUse(id, name, nil, "", ""); it != nil {
+		it.Tool.InputStreaming = true
+	}
 }
 
 // aguiToolEnd parses a call's arguments into its request.
@@ -466,6 +468,10 @@ func (s *Store) aguiToolEnd(st *aguiState, id string) {
 	args := st.args[id]
 	if args == nil {
 		return
+	}
+	if it := s.tools[id]; it != nil {
+		it.Tool.InputStreaming = false
+		s.touch(it)
 	}
 	if it := s.tools[id]; it != nil && len(*args) > 0 {
 		if in := toolInput(*args); in != nil {

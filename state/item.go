@@ -126,6 +126,9 @@ type Tool struct {
 	// none.
 	App               *ToolApp
 	StructuredContent json.RawMessage
+	// InputStreaming: its input is still arriving (an app gets it as
+	// partial input until then).
+	InputStreaming bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta

@@ -251,3 +251,22 @@ func (s *Store) uiToolApp(id string, providerMetadata json.RawMessage) {
 
 // AppMimeType is the media type of an MCP App's HTML resource.
 const AppMimeType = "text/html;profile=mcp-app"
+
+// AppInput is what an app receives of its tool's input: the arguments
+// (a JSON object; "{}" when there are none yet), and whether they are
+// final. While the input streams they are a best-effort reading of the
+// JSON so far, unclosed structures closed.
+func AppInput(t *Tool) (arguments json.RawMessage, final bool) {
+	final = !t.InputStreaming
+	in := t.Input
+	if len(t.partialJSON) > 0 {
+		final = false
+		if p := toolInput(t.partialJSON); p != nil {
+			in = p
+		}
+	}
+	if len(in) == 0 || in[0] != '{' {
+		in = emptyObject
+	}
+	return in, final
+}

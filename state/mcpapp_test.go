@@ -179,3 +179,52 @@ func TestAISDKToolApp(t *testing.T) {
 		`{"type":"tool-input-available","toolCallId":"c2","toolName":"x","input":{},"providerMetadata":{"mcp":{"app":{"resourceUri":"ui://demo/stock","mimeType":"text/html"}}}}`)
 	assert.Nil(t, other.Tool("c2").Tool.App, "another media type is no MCP App")
 }
+
+func TestAppInputWhileItStreams(t *testing.T) {
+	s := newDialectStore()
+	s.UIChatRequest("x")
+	applyTo(s, `{"type":"start","messageId":"a1"}`,
+		`{"type":"tool-input-start","toolCallId":"c1","toolName":"show_stock"}`,
+		`{"type":"tool-input-delta","toolCallId":"c1","inputTextDelta":"{\"symbol\":\"AC"}`)
+	args, final := AppInput(s.Tool("c1").Tool)
+	assert.False(t, final)
+	assert.JSONEq(t, `{"symbol":"AC"}`, string(args))
+	applyTo(s, `{"type":"tool-input-available","toolCallId":"c1","toolName":"show_stock","input":{"symbol":"ACME"}}`)
+	args, final = AppInput(s.Tool("c1").Tool)
+	assert.True(t, final)
+	assert.JSONEq(t, `{"symbol":"ACME"}`, string(args))
+
+	n := apply(t, msgStart,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"x","input":{}}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"range\":\"1"}}`)
+	args, final = AppInput(n.Tool("t1").Tool)
+	assert.False(t, final)
+	assert.JSONEq(t, `{"range":"1"}`, string(args))
+	applyTo(n, `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"M\"}"}}`, `{"type":"content_block_stop","index":1}`)
+	args, final = AppInput(n.Tool("t1").Tool)
+	assert.True(t, final)
+	assert.JSONEq(t, `{"range":"1M"}`, string(args))
+}
+
+func TestCSPSource(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://api.example.com":       "https://api.example.com",
+		"https://API.example.com/":      "https://api.example.com",
+		"wss://rt.example.com:8443":     "wss://rt.example.com:8443",
+		"https://*.cdn.example":         "https://*.cdn.example",
+		"http://127.0.0.1:9000":         "http://127.0.0.1:9000",
+		"https://a.example/path":        "",
+		"https://a.example?q=1":         "",
+		"'unsafe-eval'":                 "",
+		"*":                             "",
+		"https://a.example; script-src": "",
+		"javascript:alert(1)":           "",
+		"data:":                         "",
+		"https://user@a.example":        "",
+		"https://a.example https://b":   "",
+	} {
+		got, ok := CSPSource(in)
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, want != "", ok, in)
+	}
+}

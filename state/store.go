@@ -595,6 +595,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 	case "tool_use":
 		if d.Type == "input_json_delta" && ob.item != nil {
 			ob.item.Tool.partialJSON = append(ob.item.Tool.partialJSON, d.PartialJSON...)
+			ob.item.Tool.InputStreaming = true
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
@@ -638,6 +639,7 @@ func (s *Store) stopBlock(ob *openBlock) {
 // as PartialInput for the UI; the input stays what the start said.
 func (s *Store) readPartialInput(it *Item) {
 	t := it.Tool
+	t.InputStreaming = false
 	if len(t.partialJSON) == 0 {
 		return
 	}
