@@ -55,6 +55,7 @@ type Controller struct {
 	// following: a check that the reader follows the newest content is
 	// due after the render (follow.go).
 	following bool
+	apps      *appHost // the MCP Apps on screen (mcphost*.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -118,6 +119,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
 	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
 	ctx.Handle(components.ActionCopy, c.onCopy)
+	c.startApps(ctx)
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
 	}

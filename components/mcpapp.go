@@ -245,13 +245,13 @@ func (v *AppView) confirm() app.UI {
 	}
 	titleID := "mcp-app-confirm-" + strconv.Itoa(v.Item.Key)
 	return app.Div().Class("mcp-app-confirm-slot").Body(
-		app.Div().Class("mcp-app-confirm card").Attr("role", "group").Aria("labelledby", titleID).
+		app.Div().Class("mcp-app-confirm").Attr("role", "group").Aria("labelledby", titleID).
 			DataSet("testid", "mcp-app-confirm").DataSet("kind", c.Kind).Body(
 			app.P().ID(titleID).Class("mcp-app-confirm-title").Text(title),
 			app.P().Class("mcp-app-confirm-text").DataSet("testid", "mcp-app-confirm-text").Text(c.Text),
-			app.Div().Class("card-actions").Body(
-				app.Button().Type("button").Class("btn primary").DataSet("testid", "mcp-app-allow").Text(allow).OnClick(answer(true)),
-				app.Button().Type("button").Class("btn").DataSet("testid", "mcp-app-deny").Text(s.T("mcpapp.cancel")).OnClick(answer(false)),
+			app.Div().Class("approval-actions").Body(
+				app.Button().Type("button").Class("primary").DataSet("testid", "mcp-app-allow").Text(allow).OnClick(answer(true)),
+				app.Button().Type("button").Class("secondary").DataSet("testid", "mcp-app-deny").Text(s.T("mcpapp.cancel")).OnClick(answer(false)),
 			),
 		),
 	)
