@@ -1,0 +1,163 @@
+//go:build browser
+
+package browsertest
+
+// MCP Apps (docs/mcp-apps.md) in the real page: the demo agent's stock
+// card, the official SDK's apps, a hostile app, and the sandbox's
+// isolation. The app's frame is driven and read from the test through an
+// isolated world in it (its DOM, not its globals): clicks there are the
+// app's own events.
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// appFrames are the frames of the apps on the page (the sandbox proxies'
+// inner frames), in document order.
+func (p *page) appFrames() []cdp.FrameID {
+	p.t.Helper()
+	tree, err := chromedp.Call(p.ctx, cdppage.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		p.t.Fatalf("frame tree: %v", err)
+	}
+	var out []cdp.FrameID
+	var walk func(t *cdppage.FrameTree, parentSandbox bool)
+	walk = func(t *cdppage.FrameTree, parentSandbox bool) {
+		if parentSandbox && strings.HasPrefix(t.Frame.URL, "about:srcdoc") {
+			out = append(out, t.Frame.ID)
+		}
+		isSandbox := strings.HasPrefix(t.Frame.URL, sandboxURL)
+		for _, c := range t.ChildFrames {
+			walk(c, isSandbox)
+		}
+	}
+	walk(tree.FrameTree, false)
+	return out
+}
+
+// inApp evaluates js in the i-th app's frame and returns its value as JSON
+// ("" while that frame is not there).
+func (p *page) inApp(i int, js string) string {
+	p.t.Helper()
+	frames := p.appFrames()
+	if len(frames) <= i {
+		return ""
+	}
+	world, err := chromedp.Call(p.ctx, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: frames[i], WorldName: "stepwise-test"})
+	if err != nil {
+		return ""
+	}
+	yes := true
+	res, err := chromedp.Call(p.ctx, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: "Promise.resolve((() => { " + js + " })()).then(v => JSON.stringify(v))", ContextID: world.ExecutionContextID, ReturnByValue: &yes, AwaitPromise: &yes,
+	})
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(res.Result.Value, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// waitApp waits until js, run in the i-th app's frame, returns true.
+func (p *page) waitApp(i int, js string, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for p.inApp(i, js) != "true" {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("timed out waiting in the app for %s; app body: %s", js, p.inApp(i, `return document.body ? document.body.innerText : null`))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+const appSection = `document.querySelector('[data-testid="mcp-app"]')`
+
+// The demo's stock card: handshake, input and result, a resize, a tool
+// call back from its range picker, a link and a message confirmed (or
+// not) in Stepwise's own UI, full screen and back.
+func TestMCPAppDemoStockCard(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=mcp-demo-card&lang=en")
+	p.waitConnected()
+	p.send("/app")
+	p.waitJS(appSection+` && `+appSection+`.dataset.phase === "ready"`, 20*time.Second, appSection+`?.dataset.phase`, appSection+`?.innerText`)
+	// The app drew the result and said its size: the frame follows it.
+	p.waitApp(0, `return document.getElementById("price").textContent === "113.76 USD"`, 10*time.Second)
+	p.waitJS(`parseInt(document.querySelector('.mcp-app-frame').style.height) > 200`, 10*time.Second,
+		`document.querySelector('.mcp-app-frame').style.height`)
+	if got := p.inApp(0, `return document.getElementById("name").textContent`); got != "ACME Corp. (ACME)" {
+		t.Fatalf("app name = %q", got)
+	}
+	// The host context: the page's language reached the app.
+	if got := p.inApp(0, `return document.documentElement.lang`); got != "en" {
+		t.Errorf("app lang = %q, want en", got)
+	}
+
+	// The range picker calls show_stock back through the backend.
+	p.inApp(0, `document.querySelector('[data-range="6M"]').click(); return true`)
+	p.waitApp(0, `return document.querySelector('[data-range="6M"]').getAttribute("aria-pressed") === "true"`, 10*time.Second)
+	if got := p.inApp(0, `return document.getElementById("range-label").textContent`); got != "2025-08-08 → 2026-01-30" {
+		t.Errorf("6M range label = %q", got)
+	}
+
+	// A link waits for the person; Cancel answers the app, nothing opens.
+	p.inApp(0, `document.getElementById("open").click(); return true`)
+	p.waitJS(`document.querySelector('[data-testid="mcp-app-confirm"][data-kind="link"]')`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector('[data-testid="mcp-app-confirm-text"]').textContent`); got != "https://example.com/quote/ACME" {
+		t.Fatalf("link shown = %q", got)
+	}
+	p.screenshotSized("mcpapp-demo-link", "light", 1100)
+	p.click(`[data-testid="mcp-app-deny"]`)
+	p.waitJS(`!document.querySelector('[data-testid="mcp-app-confirm"]')`, 5*time.Second)
+
+	// A message the person confirms is sent as theirs.
+	p.inApp(0, `document.getElementById("ask").click(); return true`)
+	p.waitJS(`document.querySelector('[data-testid="mcp-app-confirm"][data-kind="message"]')`, 10*time.Second)
+	want := "Why did ACME move over 6M?"
+	if got := eval[string](p, `document.querySelector('[data-testid="mcp-app-confirm-text"]').textContent`); got != want {
+		t.Fatalf("message shown = %q", got)
+	}
+	p.click(`[data-testid="mcp-app-allow"]`)
+	p.waitJS(`[...document.querySelectorAll('[data-kind="user"]')].some(u => u.textContent.includes(`+jsString(want)+`))`, 10*time.Second)
+	p.waitJS(agentStatus+` !== "running"`, 30*time.Second)
+
+	// Full screen, from the bar, and back with Escape.
+	p.click(`[data-testid="mcp-app-fullscreen"]`)
+	p.waitJS(appSection+`.matches(':popover-open') && `+appSection+`.dataset.mode === "fullscreen"`, 5*time.Second)
+	if h := eval[float64](p, appSection+`.getBoundingClientRect().height`); h < 800 {
+		t.Errorf("full screen app is %v px high", h)
+	}
+	p.do(chromedp.KeyEvent("\x1b"))
+	p.waitJS(`!`+appSection+`.matches(':popover-open') && `+appSection+`.dataset.mode === "inline"`, 5*time.Second)
+
+	// The view model reports the tool's app.
+	v := p.view()
+	raw, _ := json.Marshal(v)
+	if !strings.Contains(string(raw), `"ui":{"resourceUri":"ui://stepwise-demo/stock-card","visibility":["model","app"]}`) {
+		t.Errorf("view model has no ui: %s", raw)
+	}
+	for _, theme := range []string{"light", "dark"} {
+		for _, w := range []int{360, 1100} {
+			p.screenshotSized("mcpapp-demo-"+theme+"-"+itoa(w), theme, w)
+		}
+	}
+}
+
+// screenshotSized takes a screenshot in a theme and width.
+func (p *page) screenshotSized(name, theme string, width int) {
+	p.t.Helper()
+	p.sized(theme, width)
+	time.Sleep(300 * time.Millisecond) // the app's ResizeObserver and the frame's transition
+	p.screenshot(name)
+}
