@@ -108,7 +108,7 @@ func (c *Controller) agentSend(ctx app.Context, text string) {
 		return
 	}
 	c.notice = ""
-	req := agentRunRequest(c.cfg, c.sess.Store, text)
+	req := c.apps.withModelContext(c.cfg.Protocol, agentRunRequest(c.cfg, c.sess.Store, text))
 	c.afterApply(state.Changes{Status: true, Pending: true})
 	c.agentStart(ctx, req)
 	c.saveNow(ctx)

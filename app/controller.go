@@ -298,6 +298,7 @@ func (c *Controller) onSend(ctx app.Context, a app.Action) {
 		}
 		return
 	}
+	c.sess.AppContext = c.apps.contextJSON()
 	cmd, err := c.sess.SendMessage(text)
 	switch {
 	case errors.Is(err, ErrEmptyMessage):

@@ -959,3 +959,49 @@ type backendError struct {
 }
 
 func (e *backendError) Error() string { return fmt.Sprintf("%d: %s", e.Status, e.Message) }
+
+// contextJSON is the apps' model context for a native message frame
+// (app_context), nil for none; it is taken once.
+func (h *appHost) contextJSON() json.RawMessage {
+	if h == nil {
+		return nil
+	}
+	list := h.modelContext()
+	if len(list) == 0 {
+		return nil
+	}
+	raw, _ := json.Marshal(list)
+	return raw
+}
+
+// withModelContext adds the apps' model context to an agent run: AG-UI's
+// RunAgentInput.context entries ({description, value}), or the AI SDK
+// request's mcpAppContext.
+func (h *appHost) withModelContext(protocol string, req agentRequest) agentRequest {
+	if h == nil || len(h.context) == 0 || req.Body == nil {
+		return req
+	}
+	var body map[string]json.RawMessage
+	if json.Unmarshal(req.Body, &body) != nil {
+		return req
+	}
+	list := h.modelContext()
+	if protocol == ProtocolAGUI {
+		var ctx []json.RawMessage
+		_ = json.Unmarshal(body["context"], &ctx)
+		for _, c := range list {
+			entry, _ := json.Marshal(map[string]string{
+				"description": "MCP App " + c.ResourceURI + " (tool call " + c.ToolUseID + "): what it wants the model to know",
+				"value":       string(c.Context),
+			})
+			ctx = append(ctx, entry)
+		}
+		body["context"], _ = json.Marshal(ctx)
+	} else {
+		body["mcpAppContext"], _ = json.Marshal(list)
+	}
+	if raw, err := json.Marshal(body); err == nil {
+		req.Body = raw
+	}
+	return req
+}
