@@ -19,9 +19,7 @@ import (
 func (c *Controller) startApps(ctx app.Context) {
 	h := newAppHost()
 	h.dispatch = func(f func(ctx app.Context)) { ctx.Dispatch(f) }
-	h.publish = func(ctx app.Context, id string, st components.AppFrameState) {
-		ctx.SetState(components.AppStateKey(id), st)
-	}
+	h.publish = func(ctx app.Context, id string, st components.AppFrameState) { components.ShowAppState(id, st) }
 	h.tool = func(id string) *state.Item { return c.sess.Store.Tool(id) }
 	h.send = func(ctx app.Context, text string) { ctx.NewActionWithValue(components.ActionSendMessage, text) }
 	h.tr = func(key string, args ...any) string { return c.settings.T(key, args...) }

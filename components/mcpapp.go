@@ -11,9 +11,8 @@ import (
 // MCP Apps (docs/mcp-apps.md): a tool that points at a ui:// resource
 // shows its app below it, in a frame the page's host (stepwise/app,
 // mcphost*.go) fills. The view only draws the frame's place, the bar
-// around it and what the host asks the person to confirm; it learns the
-// host's state through go-app's state "mcpapp:TOOL_ID" (AppFrameState)
-// and raises the actions below.
+// around it and what the host asks the person to confirm; the host gives
+// it its state with ShowAppState, and it raises the actions below.
 
 // The actions of an app's view; their values are AppRef, AppAnswer and
 // AppModeRequest.
@@ -80,8 +79,17 @@ type AppConfirm struct {
 	Text string
 }
 
-// AppStateKey is the go-app state an app's view observes.
-func AppStateKey(toolID string) string { return "mcpapp:" + toolID }
+// appViews are the app views on the page, by tool id. (Not go-app's
+// states: their persistence brings AES into app.wasm.)
+var appViews = map[string]*AppView{}
+
+// ShowAppState gives the view of a tool's app, if it is on the page, its
+// state.
+func ShowAppState(toolID string, st AppFrameState) {
+	if v := appViews[toolID]; v != nil {
+		v.ctx.Dispatch(func(app.Context) { v.st = st })
+	}
+}
 
 // AppView is a tool's MCP App: a bar naming it, the frame, and what it
 // asks to confirm.
@@ -112,11 +120,11 @@ func (v *AppView) bind(ctx app.Context) {
 		return
 	}
 	if v.toolID != "" {
-		ctx.NewActionWithValue(ActionAppDismount, v.ref())
+		v.leave()
 	}
 	v.toolID, v.frameID = id, "mcp-app-frame-"+strconv.Itoa(v.Item.Key)
 	v.st = AppFrameState{}
-	ctx.ObserveState(AppStateKey(id), &v.st).While(func() bool { return v.toolID == id })
+	appViews[id] = v
 	ctx.NewActionWithValue(ActionAppMount, v.ref())
 }
 
@@ -127,9 +135,17 @@ func (v *AppView) OnUpdate(ctx app.Context) {
 
 func (v *AppView) OnDismount() {
 	if v.toolID != "" {
-		v.ctx.NewActionWithValue(ActionAppDismount, v.ref())
+		v.leave()
 		v.toolID = ""
 	}
+}
+
+// leave tells the host the view no longer shows its tool's app.
+func (v *AppView) leave() {
+	if appViews[v.toolID] == v {
+		delete(appViews, v.toolID)
+	}
+	v.ctx.NewActionWithValue(ActionAppDismount, v.ref())
 }
 
 func (v *AppView) Render() app.UI {
