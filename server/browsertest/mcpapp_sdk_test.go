@@ -298,7 +298,7 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 		frames, _ := b.received()
 		sent := false
 		for _, f := range frames {
-			if f["type"] == "message" && f["text"] == "Hello from the SDK app" {
+			if f["type"] == "user_message" && strings.Contains(mustJSON(t, f["content"]), `"text":"Hello from the SDK app"`) {
 				sent = true
 			}
 		}
@@ -325,6 +325,25 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 		t.Fatalf("updateModelContext answer %s", got)
 	}
 	p.waitJS(`document.querySelector('[data-testid="mcp-app-status"]').textContent !== ""`, 5*time.Second)
+	// The person's next message carries it to the agent.
+	p.send("And now?")
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		frames, _ := b.received()
+		var carried string
+		for _, f := range frames {
+			if f["type"] == "user_message" && strings.Contains(mustJSON(t, f["content"]), "And now?") {
+				carried = mustJSON(t, f["app_context"])
+			}
+		}
+		if strings.Contains(carried, `"tool_use_id":"t1"`) && strings.Contains(carried, "chosen: B") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the next message's app_context: %q", carried)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	p.axeRuns("mcp-app", [][2]string{{`document.querySelector('[data-testid="mcp-app"]')`, `{}`}})
 }
 

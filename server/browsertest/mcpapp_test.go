@@ -161,3 +161,23 @@ func (p *page) screenshotSized(name, theme string, width int) {
 	time.Sleep(300 * time.Millisecond) // the app's ResizeObserver and the frame's transition
 	p.screenshot(name)
 }
+
+// In the embed (web/embed.js): the page framed by another, the app framed
+// by the page, its link confirmed in the embedded page's own UI.
+func TestMCPAppInTheEmbed(t *testing.T) {
+	p := newPage(t)
+	p.do(chromedp.Navigate(serverURL + "/web/embed-example.html"))
+	p.waitJS(`window.Stepwise && document.getElementById('stepwise-launcher')`, 10*time.Second)
+	p.do(chromedp.Click(chromedp.ID("open")))
+	frame := `document.querySelector('#stepwise-panel iframe').contentDocument`
+	p.waitJS(frame+`?.documentElement.dataset.stepwise === "ready"`, 20*time.Second)
+	p.do(evalAction(`Stepwise.send("/app")`))
+	section := frame + `.querySelector('[data-testid="mcp-app"]')`
+	p.waitJS(section+`?.dataset.phase === "ready"`, 30*time.Second, section+`?.dataset.phase`, section+`?.innerText`)
+	p.waitApp(0, `return document.getElementById("price").textContent === "113.76 USD"`, 10*time.Second)
+	p.inApp(0, `document.getElementById("open").click(); return true`)
+	p.waitJS(frame+`.querySelector('[data-testid="mcp-app-confirm-text"]')?.textContent === "https://example.com/quote/ACME"`, 10*time.Second)
+	p.screenshot("mcpapp-embed-link")
+	p.do(evalAction(frame + `.querySelector('[data-testid="mcp-app-deny"]').click()`))
+	p.waitJS(`!`+frame+`.querySelector('[data-testid="mcp-app-confirm"]')`, 5*time.Second)
+}
