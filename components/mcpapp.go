@@ -246,8 +246,11 @@ func (v *AppView) status() app.UI {
 // UI (never the app's): the link or the message in full, and two buttons.
 func (v *AppView) confirm() app.UI {
 	c := v.st.Confirm
+	// A polite live region: what the app asks is said when it appears,
+	// and focus stays where the person is.
+	slot := app.Div().Class("mcp-app-confirm-slot").Aria("live", "polite")
 	if c == nil {
-		return app.Div().Class("mcp-app-confirm-slot")
+		return slot
 	}
 	s := v.Settings
 	title, allow := s.T("mcpapp.link.title"), s.T("mcpapp.link.open")
@@ -260,7 +263,7 @@ func (v *AppView) confirm() app.UI {
 		}
 	}
 	titleID := "mcp-app-confirm-" + strconv.Itoa(v.Item.Key)
-	return app.Div().Class("mcp-app-confirm-slot").Body(
+	return slot.Body(
 		app.Div().Class("mcp-app-confirm").Attr("role", "group").Aria("labelledby", titleID).
 			DataSet("testid", "mcp-app-confirm").DataSet("kind", c.Kind).Body(
 			app.P().ID(titleID).Class("mcp-app-confirm-title").Text(title),
