@@ -217,6 +217,7 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 	b := newAppTestBackend(map[string]string{"ui://test/sdk": sdkApp()})
 	base := b.serveApps(t)
 	p := newPage(t)
+	p.addInitScript(`window.__opened = []; window.open = function (u) { window.__opened.push(String(u)); return null; };`)
 	p.sized("light", 1100)
 	p.openAt(base, "/?session=mcp-sdk&lang=fr")
 	p.waitConnected()
@@ -282,6 +283,9 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 		t.Fatalf("openLink answer %s", got)
 	}
 	p.waitJS(`!document.querySelector('[data-testid="mcp-app-confirm"]')`, 5*time.Second)
+	if got := eval[string](p, `window.__opened.join(" ")`); got != "https://example.com/sdk" {
+		t.Fatalf("opened %q", got)
+	}
 
 	// A message, confirmed: it goes to the backend as the person's.
 	p.inApp(0, `document.getElementById("msg").click(); return true`)
