@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-
 	client "stepwise/app"
 	"stepwise/server/agentproxy"
 	"stepwise/server/site"
