@@ -58,7 +58,9 @@ func New(cfg Config) http.Handler {
 				return
 			}
 			csp := state.ParseAppCSPQuery(r.URL.Query().Get("csp"))
-			ancestors := append([]string{host}, cfg.FrameAncestors...)
+			// 'self': the app's own frame (srcdoc) inherits this policy,
+			// and the proxy is its parent.
+			ancestors := append([]string{"'self'", host}, cfg.FrameAncestors...)
 			h.Set("Content-Security-Policy", state.AppPolicy(csp, ancestors))
 			h.Set("Content-Type", "text/html; charset=utf-8")
 			w.Write(proxyHTML)

@@ -33,7 +33,7 @@ func TestProxyPagePolicy(t *testing.T) {
 	assert.Contains(t, policy, "script-src 'self' 'unsafe-inline' https://*.cdn.example;")
 	assert.Contains(t, policy, "frame-src 'none'")
 	assert.Contains(t, policy, "object-src 'none'")
-	assert.Contains(t, policy, "frame-ancestors http://localhost:8080")
+	assert.Contains(t, policy, "frame-ancestors 'self' http://localhost:8080")
 	assert.NotContains(t, policy, "evil")
 	assert.NotContains(t, policy, "javascript")
 	assert.Contains(t, rec.Body.String(), `<script src="proxy.js" defer></script>`)
@@ -45,7 +45,7 @@ func TestProxyPageDefaultPolicy(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	assert.Equal(t, "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "+
 		"font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'; form-action 'none'; "+
-		"frame-ancestors http://127.0.0.1:8080 https://embedder.example", rec.Header().Get("Content-Security-Policy"))
+		"frame-ancestors 'self' http://127.0.0.1:8080 https://embedder.example", rec.Header().Get("Content-Security-Policy"))
 }
 
 func TestProxyRefusesOtherHosts(t *testing.T) {
