@@ -59,28 +59,31 @@ type appFrames interface {
 	// picture in picture) or puts it back in the conversation.
 	popover(sectionID string, shown bool)
 	openLink(u string)
-	// env is the page's context for the app whose frame goes in frameID.
-	env(frameID string) appEnv
+	// hostContext is the app's host context (the spec's HostContext, as
+	// JSON): the page's own facts (theme, sizes, safe area, device, time
+	// zone, styles) read where they are, with the host's.
+	hostContext(frameID string, facts appFacts) json.RawMessage
+	// pageOrigin is the page's origin; popovers is true when the browser
+	// can show an element above the page (full screen, picture in picture).
+	pageOrigin() string
+	popovers() bool
 	// whenReady runs f once the page can frame apps (its script loaded).
 	whenReady(f func())
 }
 
-// appEnv is what the page knows of where the app is shown.
-type appEnv struct {
-	Dark        bool
-	Width       int // the conversation column's width (px)
-	ViewportW   int
-	ViewportH   int
-	Touch       bool
-	Hover       bool
-	TimeZone    string
-	SafeTop     int
-	SafeRight   int
-	SafeBottom  int
-	SafeLeft    int
-	PageOrigin  string
-	CanPopover  bool
-	FrameOrigin string // the sandbox proxy's origin
+// appFacts are the host's part of an app's host context.
+type appFacts struct {
+	Mode   string   `json:"displayMode"`
+	Modes  []string `json:"availableDisplayModes"`
+	Locale string   `json:"locale"`
+	Tool   *struct {
+		ID   string `json:"id"`
+		Tool struct {
+			Name        string            `json:"name"`
+			Title       string            `json:"title,omitempty"`
+			InputSchema map[string]string `json:"inputSchema"`
+		} `json:"tool"`
+	} `json:"toolInfo,omitempty"`
 }
 
 // appHost runs the page's apps.
@@ -216,8 +219,7 @@ func (h *appHost) loaded(ctx app.Context, toolID string, gen int, uri string, ra
 	a.html, a.meta = html, meta
 	a.csp = state.SanitizeCSP(meta.CSP)
 	a.granted = state.GrantPermissions(meta.Permissions)
-	env := h.frames.env(a.frameID)
-	src := h.sandbox + "?host=" + url.QueryEscape(env.PageOrigin)
+	src := h.sandbox + "?host=" + url.QueryEscape(h.frames.pageOrigin())
 	if c, _ := json.Marshal(a.csp); string(c) != "{}" {
 		src += "&csp=" + url.QueryEscape(string(c))
 	}
@@ -508,85 +510,37 @@ func (h *appHost) initializeResult(a *appInstance) any {
 	}
 }
 
-// hostContext maps the page's own settings to the app's host context.
-func (h *appHost) hostContext(a *appInstance) map[string]any {
-	env := h.frames.env(a.frameID)
-	theme := "light"
-	if env.Dark {
-		theme = "dark"
-	}
-	platform := "web"
-	if env.Touch && !env.Hover {
-		platform = "mobile"
-	}
-	ctx := map[string]any{
-		"theme":                 theme,
-		"displayMode":           a.mode,
-		"availableDisplayModes": h.hostModes(env),
-		"containerDimensions":   h.dimensions(a, env),
-		"locale":                h.locale,
-		"platform":              platform,
-		"deviceCapabilities":    map[string]bool{"touch": env.Touch, "hover": env.Hover},
-		"userAgent":             "Stepwise",
-		"safeAreaInsets":        h.safeArea(a, env),
-		"styles":                map[string]any{"variables": appStyleVariables},
-	}
-	if env.TimeZone != "" {
-		ctx["timeZone"] = env.TimeZone
-	}
+// hostContext is the app's host context: the facts the host decides,
+// the rest read from the page (web/mcp-host.js).
+func (h *appHost) hostContext(a *appInstance) json.RawMessage {
+	f := appFacts{Mode: a.mode, Modes: h.hostModes(), Locale: h.locale}
 	if it := h.tool(a.toolID); it != nil {
-		tool := map[string]any{"name": it.Tool.Name, "inputSchema": map[string]string{"type": "object"}}
-		if it.Tool.Label != "" {
-			tool["title"] = it.Tool.Label
-		}
-		ctx["toolInfo"] = map[string]any{"id": it.Tool.ID, "tool": tool}
+		f.Tool = &struct {
+			ID   string `json:"id"`
+			Tool struct {
+				Name        string            `json:"name"`
+				Title       string            `json:"title,omitempty"`
+				InputSchema map[string]string `json:"inputSchema"`
+			} `json:"tool"`
+		}{ID: it.Tool.ID}
+		f.Tool.Tool.Name, f.Tool.Tool.Title = it.Tool.Name, it.Tool.Label
+		f.Tool.Tool.InputSchema = map[string]string{"type": "object"}
 	}
-	return ctx
+	return h.frames.hostContext(a.frameID, f)
 }
 
-// appStyleVariables give apps Stepwise's look (the spec's standard names,
-// light-dark() values).
-var appStyleVariables = map[string]string{
-	"--color-background-primary":   "light-dark(#ffffff, #1b1c2e)",
-	"--color-background-secondary": "light-dark(#f4f5fb, #23243a)",
-	"--color-text-primary":         "light-dark(#16172b, #e8e9f5)",
-	"--color-text-secondary":       "light-dark(#5b5d78, #a4a6c2)",
-	"--color-border-primary":       "light-dark(#dcdeec, #34365a)",
-	"--color-ring-primary":         "light-dark(#4f46e5, #8b87ff)",
-	"--font-sans":                  "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-	"--font-mono":                  "ui-monospace, 'SF Mono', Menlo, Consolas, monospace",
-	"--border-radius-md":           "8px",
-}
-
-func (h *appHost) hostModes(env appEnv) []string {
-	if !env.CanPopover {
+func (h *appHost) hostModes() []string {
+	if !h.frames.popovers() {
 		return []string{components.AppInline}
 	}
 	return []string{components.AppInline, components.AppFullscreen, components.AppPip}
-}
-
-func (h *appHost) dimensions(a *appInstance, env appEnv) map[string]int {
-	switch a.mode {
-	case components.AppFullscreen:
-		return map[string]int{"width": env.ViewportW, "height": max(env.ViewportH-44, 100)}
-	case components.AppPip:
-		return map[string]int{"width": min(360, env.ViewportW-24), "maxHeight": 320}
-	}
-	return map[string]int{"width": env.Width, "maxHeight": inlineMaxHeight}
-}
-
-func (h *appHost) safeArea(a *appInstance, env appEnv) map[string]int {
-	if a.mode != components.AppFullscreen {
-		return map[string]int{"top": 0, "right": 0, "bottom": 0, "left": 0}
-	}
-	return map[string]int{"top": env.SafeTop, "right": env.SafeRight, "bottom": env.SafeBottom, "left": env.SafeLeft}
 }
 
 // modeAllowed: a mode the host offers and the app said it supports (an app
 // that said nothing may have any the host offers).
 func (h *appHost) modeAllowed(a *appInstance, mode string) bool {
 	ok := false
-	for _, m := range h.hostModes(h.frames.env(a.frameID)) {
+	for _, m := range h.hostModes() {
 		ok = ok || m == mode
 	}
 	if !ok || mode == components.AppInline || a.appModes == nil {
@@ -617,12 +571,7 @@ func (h *appHost) setMode(ctx app.Context, a *appInstance, mode string) {
 	h.frames.popover(sectionID(a.frameID), mode != components.AppInline)
 	h.show(ctx, a)
 	if a.initialized {
-		env := h.frames.env(a.frameID)
-		h.notify(a, "ui/notifications/host-context-changed", map[string]any{
-			"displayMode":         mode,
-			"containerDimensions": h.dimensions(a, env),
-			"safeAreaInsets":      h.safeArea(a, env),
-		})
+		h.notify(a, "ui/notifications/host-context-changed", h.hostContext(a))
 	}
 }
 
@@ -642,14 +591,9 @@ func sectionID(frameID string) string {
 
 // themeChanged tells every app the page's theme changed.
 func (h *appHost) themeChanged() {
-	env := h.frames.env("")
-	theme := "light"
-	if env.Dark {
-		theme = "dark"
-	}
 	for _, a := range h.apps {
 		if a.initialized {
-			h.notify(a, "ui/notifications/host-context-changed", map[string]any{"theme": theme})
+			h.notify(a, "ui/notifications/host-context-changed", h.hostContext(a))
 		}
 	}
 }
@@ -826,7 +770,7 @@ func (h *appHost) show(ctx app.Context, a *appInstance) {
 		st.Error = a.errText
 	}
 	if a.phase == "ready" && h.frames != nil {
-		for _, m := range h.hostModes(h.frames.env(a.frameID)) {
+		for _, m := range h.hostModes() {
 			if m != components.AppInline && h.modeAllowed(a, m) {
 				st.Modes = append(st.Modes, m)
 			}

@@ -3,6 +3,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"syscall/js"
@@ -176,18 +177,18 @@ func (f *jsFrames) popover(sectionID string, shown bool) {
 
 func (f *jsFrames) openLink(u string) { f.api.Call("open", u) }
 
-func (f *jsFrames) env(frameID string) appEnv {
+func (f *jsFrames) hostContext(frameID string, facts appFacts) json.RawMessage {
+	raw, _ := json.Marshal(facts)
 	if !f.api.Truthy() {
-		return appEnv{}
+		return raw
 	}
-	e := f.api.Call("env", frameID)
-	return appEnv{
-		Dark: e.Get("dark").Bool(), Width: e.Get("width").Int(),
-		ViewportW: e.Get("vw").Int(), ViewportH: e.Get("vh").Int(),
-		Touch: e.Get("touch").Bool(), Hover: e.Get("hover").Bool(), TimeZone: e.Get("tz").String(),
-		SafeTop: e.Get("top").Int(), SafeRight: e.Get("right").Int(), SafeBottom: e.Get("bottom").Int(), SafeLeft: e.Get("left").Int(),
-		PageOrigin: e.Get("origin").String(), CanPopover: e.Get("popover").Bool(),
-	}
+	return json.RawMessage(f.api.Call("context", frameID, string(raw)).String())
+}
+
+func (f *jsFrames) pageOrigin() string { return js.Global().Get("location").Get("origin").String() }
+
+func (f *jsFrames) popovers() bool {
+	return f.api.Truthy() && f.api.Call("popovers").Bool()
 }
 
 // fetchJSON is one JSON request with the browser's fetch. It blocks: call

@@ -17,12 +17,12 @@ import (
 
 // fakeFrames records what the host does in the page.
 type fakeFrames struct {
-	created  []string // src of each frame
-	sent     []rpc
-	removed  []int
-	popovers []bool
-	opened   []string
-	env_     appEnv
+	created []string // src of each frame
+	sent    []rpc
+	removed []int
+	shown   []bool
+	opened  []string
+	facts   []appFacts
 }
 
 func (f *fakeFrames) create(frameID, src, allow, title string) (int, error) {
@@ -36,11 +36,17 @@ func (f *fakeFrames) send(frame int, msg []byte) {
 	}
 }
 func (f *fakeFrames) remove(frame int)              { f.removed = append(f.removed, frame) }
-func (f *fakeFrames) popover(id string, shown bool) { f.popovers = append(f.popovers, shown) }
+func (f *fakeFrames) popover(id string, shown bool) { f.shown = append(f.shown, shown) }
 func (f *fakeFrames) openLink(u string)             { f.opened = append(f.opened, u) }
-func (f *fakeFrames) env(string) appEnv             { return f.env_ }
-func (f *fakeFrames) whenReady(fn func())           { fn() }
-func (f *fakeFrames) last() rpc                     { return f.sent[len(f.sent)-1] }
+func (f *fakeFrames) hostContext(_ string, facts appFacts) json.RawMessage {
+	f.facts = append(f.facts, facts)
+	raw, _ := json.Marshal(facts)
+	return raw
+}
+func (f *fakeFrames) pageOrigin() string  { return "http://127.0.0.1:8080" }
+func (f *fakeFrames) popovers() bool      { return true }
+func (f *fakeFrames) whenReady(fn func()) { fn() }
+func (f *fakeFrames) last() rpc           { return f.sent[len(f.sent)-1] }
 func (f *fakeFrames) methods() (out []string) {
 	for _, m := range f.sent {
 		out = append(out, m.Method)
@@ -78,7 +84,7 @@ type hostRig struct {
 }
 
 func newHostRig(t *testing.T, events ...string) *hostRig {
-	r := &hostRig{t: t, frames: &fakeFrames{env_: appEnv{PageOrigin: "http://127.0.0.1:8080", Width: 700, ViewportW: 1100, ViewportH: 800, CanPopover: true}},
+	r := &hostRig{t: t, frames: &fakeFrames{},
 		backend: &fakeAppBackend{resource: json.RawMessage(`{"contents":[{"uri":"ui://t/app","mimeType":"text/html;profile=mcp-app","text":"<p>app</p>","_meta":{"ui":{"csp":{"connectDomains":["https://api.example.com","bad; value"]}}}}]}`)},
 		store:   state.New(state.DefaultOptions()), views: map[string]components.AppFrameState{}, queued: make(chan func(app.Context), 16)}
 	for _, e := range events {
@@ -136,10 +142,9 @@ func TestAppHostHandshakeInputResult(t *testing.T) {
 		HostInfo         struct{ Name string }
 		HostCapabilities map[string]json.RawMessage
 		HostContext      struct {
-			Theme, Locale, DisplayMode string
-			AvailableDisplayModes      []string
-			ContainerDimensions        map[string]int
-			ToolInfo                   struct{ Tool struct{ Name string } }
+			Locale, DisplayMode   string
+			AvailableDisplayModes []string
+			ToolInfo              struct{ Tool struct{ Name string } }
 		}
 	}
 	require.Equal(t, `1`, string(sent[1].ID))
@@ -147,10 +152,9 @@ func TestAppHostHandshakeInputResult(t *testing.T) {
 	assert.Equal(t, "2026-01-26", init.ProtocolVersion)
 	assert.Equal(t, "Stepwise", init.HostInfo.Name)
 	assert.JSONEq(t, `{"permissions":{},"csp":{"connectDomains":["https://api.example.com"]}}`, string(init.HostCapabilities["sandbox"]))
-	assert.Equal(t, "light", init.HostContext.Theme)
 	assert.Equal(t, "en", init.HostContext.Locale)
+	assert.Equal(t, "inline", init.HostContext.DisplayMode)
 	assert.Equal(t, []string{"inline", "fullscreen", "pip"}, init.HostContext.AvailableDisplayModes)
-	assert.Equal(t, map[string]int{"width": 700, "maxHeight": 720}, init.HostContext.ContainerDimensions)
 	assert.Equal(t, "show", init.HostContext.ToolInfo.Tool.Name)
 	assert.Equal(t, "ui/notifications/tool-input", sent[2].Method)
 	assert.JSONEq(t, `{"arguments":{"a":1}}`, string(sent[2].Params))
@@ -164,6 +168,16 @@ func TestAppHostHandshakeInputResult(t *testing.T) {
 	n := len(r.frames.sent)
 	r.h.syncTool(app.Context{}, components.AppRef{ToolID: "t1", FrameID: "mcp-app-frame-3"})
 	assert.Len(t, r.frames.sent, n, "the result goes once")
+
+	r.from(`{"jsonrpc":"2.0","id":"d","method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`)
+	changed := r.frames.sent[len(r.frames.sent)-2]
+	assert.Equal(t, "ui/notifications/host-context-changed", changed.Method)
+	assert.Contains(t, string(changed.Params), `"displayMode":"fullscreen"`)
+	assert.JSONEq(t, `{"mode":"fullscreen"}`, string(r.frames.last().Result))
+	assert.Equal(t, []bool{true}, r.frames.shown)
+	r.h.chooseMode(app.Context{}, components.AppModeRequest{ToolID: "t1", Mode: components.AppInline})
+	assert.Equal(t, []bool{true, false}, r.frames.shown)
+	assert.Equal(t, components.AppInline, r.views["t1"].Mode)
 
 	r.h.dismount(app.Context{}, components.AppRef{ToolID: "t1", FrameID: "mcp-app-frame-3"})
 	assert.Equal(t, "ui/resource-teardown", r.frames.last().Method)

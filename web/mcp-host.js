@@ -12,6 +12,19 @@
   var next = 0;
   var deliver = null;
 
+  // Stepwise's look for apps (the spec's standard variables).
+  var STYLE = {
+    "--color-background-primary": "light-dark(#ffffff, #171829)",
+    "--color-background-secondary": "light-dark(#f0f0f6, #1f2035)",
+    "--color-text-primary": "light-dark(#1b1c2a, #e7e8f3)",
+    "--color-text-secondary": "light-dark(#656a80, #a3a7c0)",
+    "--color-border-primary": "light-dark(#e3e4ee, #2a2c45)",
+    "--color-ring-primary": "light-dark(#4f46e5, #8b85ff)",
+    "--font-sans": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+    "--font-mono": "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace",
+    "--border-radius-md": "8px"
+  };
+
   function media(q) { return window.matchMedia ? window.matchMedia(q) : { matches: false }; }
 
   function insets() {
@@ -70,21 +83,26 @@
       } catch (e) { /* already in that state */ }
     },
     open: function (url) { window.open(url, "_blank", "noopener,noreferrer"); },
-    env: function (parentID) {
+    popovers: function () { return typeof HTMLElement !== "undefined" && "showPopover" in HTMLElement.prototype; },
+    // context: an app's host context (JSON), the host's facts (JSON: mode,
+    // modes, locale, tool) completed with the page's.
+    context: function (parentID, factsJSON) {
+      var c = JSON.parse(factsJSON);
       var parent = document.getElementById(parentID);
-      var i = insets();
-      var tz = "";
-      try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* none */ }
-      return {
-        dark: media("(prefers-color-scheme: dark)").matches,
-        width: parent ? Math.round(parent.clientWidth) : 0,
-        vw: window.innerWidth, vh: window.innerHeight,
-        touch: media("(pointer: coarse)").matches,
-        hover: media("(hover: hover)").matches,
-        tz: tz, top: i[0], right: i[1], bottom: i[2], left: i[3],
-        origin: location.origin,
-        popover: typeof HTMLElement !== "undefined" && "showPopover" in HTMLElement.prototype
-      };
+      var vw = window.innerWidth, vh = window.innerHeight;
+      var touch = media("(pointer: coarse)").matches, hover = media("(hover: hover)").matches;
+      c.theme = media("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+      c.platform = touch && !hover ? "mobile" : "web";
+      c.deviceCapabilities = { touch: touch, hover: hover };
+      c.userAgent = "Stepwise";
+      try { c.timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { /* none */ }
+      var i = c.displayMode === "fullscreen" ? insets() : [0, 0, 0, 0];
+      c.safeAreaInsets = { top: i[0], right: i[1], bottom: i[2], left: i[3] };
+      if (c.displayMode === "fullscreen") c.containerDimensions = { width: vw, height: Math.max(vh - 44, 100) };
+      else if (c.displayMode === "pip") c.containerDimensions = { width: Math.min(360, vw - 24), maxHeight: 320 };
+      else c.containerDimensions = { width: parent ? Math.round(parent.clientWidth) : vw, maxHeight: 720 };
+      c.styles = { variables: STYLE };
+      return JSON.stringify(c);
     }
   };
 
