@@ -30,7 +30,13 @@ const (
 // appPaths are the endpoints of the native protocol's extension, and of
 // the AI SDK mode (whose routes are the app's own: docs/mcp-apps.md).
 func appPaths(cfg Config, getenv func(string) string) (resource, calls string) {
-	resource, calls = "/api/sessions/{session_id}/ui-resource", "/api/sessions/{session_id}/tool-calls"
+	// Beside the history endpoint: a base path or other paths the
+	// deployment gave it carry over.
+	base := "/api/sessions/{session_id}"
+	if b, ok := strings.CutSuffix(cfg.HistoryPath, "/history"); ok && b != "" {
+		base = b
+	}
+	resource, calls = base+"/ui-resource", base+"/tool-calls"
 	if cfg.Protocol == ProtocolAISDK {
 		base := strings.TrimSuffix(cfg.ChatPath, "/")
 		resource, calls = base+"/mcp-apps/resource", base+"/mcp-apps/tool-calls"

@@ -299,3 +299,25 @@ func TestAppHostModelContext(t *testing.T) {
 	assert.JSONEq(t, `{"content":[{"type":"text","text":"newest"}]}`, body.Context[0].Value)
 	assert.Nil(t, r.h.contextJSON(), "taken once")
 }
+
+func TestAppPaths(t *testing.T) {
+	none := func(string) string { return "" }
+	cfg := DefaultConfig()
+	r, c := appPaths(cfg, none)
+	assert.Equal(t, "/api/sessions/{session_id}/ui-resource", r)
+	assert.Equal(t, "/api/sessions/{session_id}/tool-calls", c)
+	cfg.HistoryPath = "/stepwise/api/sessions/{session_id}/history"
+	r, _ = appPaths(cfg, none)
+	assert.Equal(t, "/stepwise/api/sessions/{session_id}/ui-resource", r, "beside the history, under a base path")
+	cfg.Protocol, cfg.ChatPath = ProtocolAISDK, "/api/chat"
+	r, c = appPaths(cfg, none)
+	assert.Equal(t, "/api/chat/mcp-apps/resource", r)
+	assert.Equal(t, "/api/chat/mcp-apps/tool-calls", c)
+	r, _ = appPaths(cfg, func(k string) string {
+		if k == EnvAppResourcePath {
+			return "/x/{session_id}/r"
+		}
+		return ""
+	})
+	assert.Equal(t, "/x/{session_id}/r", r)
+}
