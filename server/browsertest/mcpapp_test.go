@@ -9,14 +9,17 @@ package browsertest
 // app's own events.
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -43,30 +46,56 @@ func (p *page) appFrames() []cdp.FrameID {
 	return out
 }
 
-// inApp evaluates js in the i-th app's frame and returns its value as JSON
-// ("" while that frame is not there).
+// appContexts are the test's attachments to apps' frames that run in a
+// process of their own (Chromium isolates sandboxed frames), by target.
+var (
+	appContextsMu sync.Mutex
+	appContexts   = map[target.ID]context.Context{}
+)
+
+// inApp evaluates js (a function body) in the i-th app's frame and returns
+// its value as JSON ("" while that frame is not there). An app's frame in
+// the page's process is reached through an isolated world (its DOM, not
+// its globals); one in a process of its own through its target.
 func (p *page) inApp(i int, js string) string {
 	p.t.Helper()
-	frames := p.appFrames()
-	if len(frames) <= i {
-		return ""
+	expr := "Promise.resolve((() => { " + js + " })()).then(v => JSON.stringify(v))"
+	yes := true
+	if frames := p.appFrames(); len(frames) > i {
+		world, err := chromedp.Call(p.ctx, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: frames[i], WorldName: "stepwise-test"})
+		if err == nil {
+			res, err := chromedp.Call(p.ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: world.ExecutionContextID, ReturnByValue: &yes, AwaitPromise: &yes})
+			var s string
+			if err == nil && res.ExceptionDetails == nil && res.Result != nil && json.Unmarshal(res.Result.Value, &s) == nil {
+				return s
+			}
+		}
 	}
-	world, err := chromedp.Call(p.ctx, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: frames[i], WorldName: "stepwise-test"})
+	targets, err := chromedp.Targets(p.ctx)
 	if err != nil {
 		return ""
 	}
-	yes := true
-	res, err := chromedp.Call(p.ctx, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: "Promise.resolve((() => { " + js + " })()).then(v => JSON.stringify(v))", ContextID: world.ExecutionContextID, ReturnByValue: &yes, AwaitPromise: &yes,
-	})
-	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
+	var apps []*target.Info
+	for _, tg := range targets {
+		if tg.Type == "iframe" && strings.HasPrefix(tg.URL, "about:srcdoc") {
+			apps = append(apps, tg)
+		}
+	}
+	if len(apps) <= i {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(res.Result.Value, &s) != nil {
+	appContextsMu.Lock()
+	ctx, ok := appContexts[apps[i].TargetID]
+	if !ok {
+		ctx, _ = chromedp.NewContext(p.ctx, chromedp.WithTargetID(apps[i].TargetID))
+		appContexts[apps[i].TargetID] = ctx
+	}
+	appContextsMu.Unlock()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
 		return ""
 	}
-	return s
+	return v
 }
 
 // waitApp waits until js, run in the i-th app's frame, returns true.
