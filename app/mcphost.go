@@ -145,6 +145,25 @@ func newAppHost() *appHost {
 	return &appHost{apps: map[string]*appInstance{}, byFrame: map[int]*appInstance{}, context: map[string]json.RawMessage{}}
 }
 
+// onAction handles the actions of the apps' views.
+func (h *appHost) onAction(ctx app.Context, a app.Action) {
+	switch v := a.Value.(type) {
+	case components.AppRef:
+		switch a.Name {
+		case components.ActionAppMount:
+			h.mount(ctx, v)
+		case components.ActionAppDismount:
+			h.dismount(ctx, v)
+		case components.ActionAppSync:
+			h.syncTool(ctx, v)
+		}
+	case components.AppAnswer:
+		h.answer(ctx, v)
+	case components.AppModeRequest:
+		h.chooseMode(ctx, v)
+	}
+}
+
 // mount: the view of a tool's app is in the page; its frame goes in
 // frameID.
 func (h *appHost) mount(ctx app.Context, ref components.AppRef) {
@@ -647,25 +666,8 @@ func (h *appHost) callTool(ctx app.Context, a *appInstance, m rpc) {
 	if len(p.Arguments) == 0 || string(p.Arguments) == "null" {
 		p.Arguments = json.RawMessage("{}")
 	}
-	it := h.tool(a.toolID)
-	if it == nil || it.Tool.App == nil {
-		h.fault(a, m.ID, rpcServerError, "The app's tool is gone")
-		return
-	}
-	if p.Name == it.Tool.Name && !it.Tool.App.AppCallable() {
-		h.fault(a, m.ID, rpcServerError, "This tool is not callable by the app")
-		return
-	}
-	if a.busy >= maxAppCallsAtOnce {
-		h.fault(a, m.ID, rpcServerError, "Too many requests at once")
-		return
-	}
-	a.busy++
-	toolApp, gen, id := *it.Tool.App, a.gen, append(json.RawMessage(nil), m.ID...)
-	go func() {
-		res, err := h.backend.CallTool(toolApp, p.Name, p.Arguments)
-		h.dispatch(func(ctx app.Context) { h.backendAnswer(a, gen, id, res, err) })
-	}()
+	h.forward(a, m.ID, func(t *state.Tool) bool { return p.Name != t.Name || t.App.AppCallable() },
+		func(app state.ToolApp) (json.RawMessage, error) { return h.backend.CallTool(app, p.Name, p.Arguments) })
 }
 
 // readResource sends an app's resources/read to the backend.
@@ -677,19 +679,30 @@ func (h *appHost) readResource(ctx app.Context, a *appInstance, m rpc) {
 		h.fault(a, m.ID, rpcInvalidParams, "Invalid params")
 		return
 	}
+	h.forward(a, m.ID, func(*state.Tool) bool { return true },
+		func(app state.ToolApp) (json.RawMessage, error) { return h.backend.ReadResource(app, p.URI) })
+}
+
+// forward runs an app's request on the backend, when allowed says so of
+// its tool and the app has not too many waiting; the answer goes back to
+// the app as the request's result.
+func (h *appHost) forward(a *appInstance, id json.RawMessage, allowed func(*state.Tool) bool, do func(state.ToolApp) (json.RawMessage, error)) {
 	it := h.tool(a.toolID)
-	if it == nil || it.Tool.App == nil {
-		h.fault(a, m.ID, rpcServerError, "The app's tool is gone")
+	switch {
+	case it == nil || it.Tool.App == nil:
+		h.fault(a, id, rpcServerError, "The app's tool is gone")
 		return
-	}
-	if a.busy >= maxAppCallsAtOnce {
-		h.fault(a, m.ID, rpcServerError, "Too many requests at once")
+	case !allowed(it.Tool):
+		h.fault(a, id, rpcServerError, "This tool is not callable by the app")
+		return
+	case a.busy >= maxAppCallsAtOnce:
+		h.fault(a, id, rpcServerError, "Too many requests at once")
 		return
 	}
 	a.busy++
-	toolApp, gen, id := *it.Tool.App, a.gen, append(json.RawMessage(nil), m.ID...)
+	toolApp, gen, id := *it.Tool.App, a.gen, append(json.RawMessage(nil), id...)
 	go func() {
-		res, err := h.backend.ReadResource(toolApp, p.URI)
+		res, err := do(toolApp)
 		h.dispatch(func(ctx app.Context) { h.backendAnswer(a, gen, id, res, err) })
 	}()
 }

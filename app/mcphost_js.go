@@ -29,31 +29,9 @@ func (c *Controller) startApps(ctx app.Context) {
 	h.backend = c.appBackend()
 	h.frames = &jsFrames{ctx: ctx, host: h, script: ctx.ResolveStaticResource("/web/mcp-host.js")}
 	c.apps = h
-	ctx.Handle(components.ActionAppMount, func(ctx app.Context, a app.Action) {
-		if r, ok := a.Value.(components.AppRef); ok {
-			h.mount(ctx, r)
-		}
-	})
-	ctx.Handle(components.ActionAppDismount, func(ctx app.Context, a app.Action) {
-		if r, ok := a.Value.(components.AppRef); ok {
-			h.dismount(ctx, r)
-		}
-	})
-	ctx.Handle(components.ActionAppSync, func(ctx app.Context, a app.Action) {
-		if r, ok := a.Value.(components.AppRef); ok {
-			h.syncTool(ctx, r)
-		}
-	})
-	ctx.Handle(components.ActionAppAnswer, func(ctx app.Context, a app.Action) {
-		if r, ok := a.Value.(components.AppAnswer); ok {
-			h.answer(ctx, r)
-		}
-	})
-	ctx.Handle(components.ActionAppMode, func(ctx app.Context, a app.Action) {
-		if r, ok := a.Value.(components.AppModeRequest); ok {
-			h.chooseMode(ctx, r)
-		}
-	})
+	for _, action := range []string{components.ActionAppMount, components.ActionAppDismount, components.ActionAppSync, components.ActionAppAnswer, components.ActionAppMode} {
+		ctx.Handle(action, h.onAction)
+	}
 }
 
 // appBackend is where the apps' reads and calls go, by protocol.
