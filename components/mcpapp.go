@@ -202,18 +202,33 @@ func (v *AppView) bar(label, mode string) app.UI {
 	)
 }
 
+// modeButton switches to mode. Each mode has a handler of its own: go-app
+// keeps an element's handler when the new one is the same function, and
+// closures of one literal are, whatever they capture.
 func (v *AppView) modeButton(mode, text, testid string) app.UI {
-	return app.Button().Type("button").Class("mcp-app-mode").DataSet("testid", testid).Text(text).
-		OnClick(func(ctx app.Context, e app.Event) {
-			ctx.NewActionWithValue(ActionAppMode, AppModeRequest{ToolID: v.toolID, Mode: mode})
-		})
+	h := v.toInline
+	switch mode {
+	case AppFullscreen:
+		h = v.toFullscreen
+	case AppPip:
+		h = v.toPip
+	}
+	return app.Button().Type("button").Class("mcp-app-mode").DataSet("testid", testid).Text(text).OnClick(h)
+}
+
+func (v *AppView) toInline(ctx app.Context, e app.Event)     { v.mode(ctx, AppInline) }
+func (v *AppView) toFullscreen(ctx app.Context, e app.Event) { v.mode(ctx, AppFullscreen) }
+func (v *AppView) toPip(ctx app.Context, e app.Event)        { v.mode(ctx, AppPip) }
+
+func (v *AppView) mode(ctx app.Context, mode string) {
+	ctx.NewActionWithValue(ActionAppMode, AppModeRequest{ToolID: v.toolID, Mode: mode})
 }
 
 // onKey: Escape brings a full screen or floating app back into the
 // conversation.
 func (v *AppView) onKey(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Escape" && v.st.Mode != "" && v.st.Mode != AppInline {
-		ctx.NewActionWithValue(ActionAppMode, AppModeRequest{ToolID: v.toolID, Mode: AppInline})
+		v.mode(ctx, AppInline)
 	}
 }
 
@@ -257,11 +272,6 @@ func (v *AppView) confirm() app.UI {
 	if c.Kind == "message" {
 		title, allow = s.T("mcpapp.message.title"), s.T("mcpapp.message.send")
 	}
-	answer := func(yes bool) app.EventHandler {
-		return func(ctx app.Context, e app.Event) {
-			ctx.NewActionWithValue(ActionAppAnswer, AppAnswer{ToolID: v.toolID, ID: c.ID, Allow: yes})
-		}
-	}
 	titleID := "mcp-app-confirm-" + strconv.Itoa(v.Item.Key)
 	return slot.Body(
 		app.Div().Class("mcp-app-confirm").Attr("role", "group").Aria("labelledby", titleID).
@@ -269,11 +279,22 @@ func (v *AppView) confirm() app.UI {
 			app.P().ID(titleID).Class("mcp-app-confirm-title").Text(title),
 			app.P().Class("mcp-app-confirm-text").DataSet("testid", "mcp-app-confirm-text").Text(c.Text),
 			app.Div().Class("approval-actions").Body(
-				app.Button().Type("button").Class("primary").DataSet("testid", "mcp-app-allow").Text(allow).OnClick(answer(true)),
-				app.Button().Type("button").Class("secondary").DataSet("testid", "mcp-app-deny").Text(s.T("mcpapp.cancel")).OnClick(answer(false)),
+				app.Button().Type("button").Class("primary").DataSet("testid", "mcp-app-allow").Text(allow).OnClick(v.allow),
+				app.Button().Type("button").Class("secondary").DataSet("testid", "mcp-app-deny").Text(s.T("mcpapp.cancel")).OnClick(v.deny),
 			),
 		),
 	)
+}
+
+// allow and deny answer the confirmation shown when clicked (a handler
+// of its own each, reading it then: see modeButton).
+func (v *AppView) allow(ctx app.Context, e app.Event) { v.answer(ctx, true) }
+func (v *AppView) deny(ctx app.Context, e app.Event)  { v.answer(ctx, false) }
+
+func (v *AppView) answer(ctx app.Context, yes bool) {
+	if c := v.st.Confirm; c != nil {
+		ctx.NewActionWithValue(ActionAppAnswer, AppAnswer{ToolID: v.toolID, ID: c.ID, Allow: yes})
+	}
 }
 
 // appsOf are the views of the apps of a group's steps, shown below the

@@ -125,18 +125,18 @@ func TestMCPAppDemoStockCard(t *testing.T) {
 	p.waitApp(0, `return document.getElementById("price").textContent === "113.76 USD"`, 10*time.Second)
 	p.waitJS(`parseInt(document.querySelector('.mcp-app-frame').style.height) > 200`, 10*time.Second,
 		`document.querySelector('.mcp-app-frame').style.height`)
-	if got := p.inApp(0, `return document.getElementById("name").textContent`); got != "ACME Corp. (ACME)" {
+	if got := p.inApp(0, `return document.getElementById("name").textContent`); got != `"ACME Corp. (ACME)"` {
 		t.Fatalf("app name = %q", got)
 	}
 	// The host context: the page's language reached the app.
-	if got := p.inApp(0, `return document.documentElement.lang`); got != "en" {
+	if got := p.inApp(0, `return document.documentElement.lang`); got != `"en"` {
 		t.Errorf("app lang = %q, want en", got)
 	}
 
 	// The range picker calls show_stock back through the backend.
 	p.inApp(0, `document.querySelector('[data-range="6M"]').click(); return true`)
 	p.waitApp(0, `return document.querySelector('[data-range="6M"]').getAttribute("aria-pressed") === "true"`, 10*time.Second)
-	if got := p.inApp(0, `return document.getElementById("range-label").textContent`); got != "2025-08-08 → 2026-01-30" {
+	if got := p.inApp(0, `return document.getElementById("range-label").textContent`); got != `"2025-08-08 → 2026-01-30"` {
 		t.Errorf("6M range label = %q", got)
 	}
 
