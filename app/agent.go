@@ -20,6 +20,11 @@ import (
 // This file is what the modes decide; agent_js.go does the fetching and
 // storage_js.go the saving.
 
+// maxAgentEvent bounds one event of an agent's stream: a larger one (a
+// line of 50 MB) is skipped as it is read, never held whole, and the page
+// says so. A snapshot of a long conversation fits.
+const maxAgentEvent = 8 << 20
+
 // agentRequest is one request of the agent transport.
 type agentRequest struct {
 	Method string
@@ -56,6 +61,9 @@ type SavedConversation struct {
 	Updated  int64                   `json:"updated"` // Unix milliseconds
 	AGUI     *state.AGUIConversation `json:"agui,omitempty"`
 	UI       *state.UIConversation   `json:"ui,omitempty"`
+	// Trimmed counts the oldest messages left out because the browser's
+	// storage was full (agent_saving.go); 0 when all is kept.
+	Trimmed int `json:"trimmed,omitempty"`
 }
 
 // maxTitle bounds a conversation's title (its first user message).

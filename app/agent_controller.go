@@ -26,6 +26,11 @@ type agentEvents struct {
 	frames  func(frames [][]byte)       // one read's complete events
 	problem func(p *wire.StreamProblem) // the answer was not a stream
 	end     func(err error)             // the stream ended (err: how, if badly)
+	// silent: nothing came for Config.SilenceTimeout; the request was
+	// aborted.
+	silent func()
+	// dropped: an event larger than maxAgentEvent was skipped.
+	dropped func()
 }
 
 // conversationStore keeps conversations in the browser.
@@ -46,6 +51,18 @@ type agentRuntime struct {
 	convs      conversationStore
 	storageOff bool // the browser refused to keep conversations
 	saveQueued bool
+	paint      renderBudget // how often a streaming run is drawn
+	// leftOut is how many of the oldest turns the last save left out
+	// (the storage is full); trimmed, the messages a save left out
+	// before this page restored the conversation. fullSaid: the page
+	// said so.
+	leftOut  int
+	trimmed  int
+	fullSaid bool
+	// saving: a save is under way; saveAgain: the conversation changed
+	// meanwhile. One save at a time, so that an older one never lands
+	// after a newer one.
+	saving, saveAgain bool
 }
 
 // saveDelay batches the saves of a streaming run.
@@ -77,6 +94,10 @@ func startAgent(ctx app.Context, c *Controller) {
 				return
 			}
 			resume := restoreConversation(c.cfg, c.sess.Store, rec)
+			if rec.Trimmed > 0 {
+				c.agent.trimmed = rec.Trimmed
+				c.notice = c.settings.T("storage.trimmed")
+			}
 			c.afterApply(state.Changes{Status: true, Pending: true})
 			c.noteHistory(ctx) // listed in the sidebar, as a backend's history would be
 			c.scrollToEnd(ctx)
@@ -100,13 +121,9 @@ func (c *Controller) agentBusy(ctx app.Context) bool {
 	return c.agent.stream != nil
 }
 
-// agentSend starts a run with the user's message.
+// agentSend starts a run with the user's message (sendText decided the
+// agent is free, and the request not too large).
 func (c *Controller) agentSend(ctx app.Context, text string) {
-	if c.agentBusy(ctx) {
-		c.notice = c.settings.T("send.busy")
-		c.draft = components.Draft{Text: text, Seq: c.draft.Seq + 1}
-		return
-	}
 	c.notice = ""
 	req := c.apps.withModelContext(c.cfg.Protocol, agentRunRequest(c.cfg, c.sess.Store, text))
 	c.afterApply(state.Changes{Status: true, Pending: true})
@@ -125,6 +142,7 @@ func (c *Controller) agentAnswer(ctx app.Context, key string, a state.CardAnswer
 		return
 	}
 	c.afterApply(state.Changes{Pending: true, Status: true})
+	c.formDone(key)
 	if ready && !c.agentBusy(ctx) {
 		c.agentStart(ctx, agentRunRequest(c.cfg, c.sess.Store, ""))
 	}
@@ -150,6 +168,7 @@ func (c *Controller) agentStop(ctx app.Context) {
 	}
 	c.afterApply(c.sess.Store.StopRun())
 	c.saveNow(ctx)
+	c.flushQueued(ctx)
 }
 
 // agentStart sends a request and applies its stream.
@@ -169,6 +188,7 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 		c.agent.stream = nil
 		c.sess.State = ConnOpen
 		c.saveNow(ctx)
+		c.flushQueued(ctx)
 	}
 	giveUp := func(detail string) {
 		c.sess.Store.EndUIResume()
@@ -177,7 +197,7 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 		}
 		finish()
 	}
-	c.agent.stream = startAgentRequest(ctx, req, agentEvents{
+	c.agent.stream = startAgentRequest(ctx, req, c.cfg.SilenceTimeout, agentEvents{
 		started: func() {
 			if current() && resume {
 				c.sess.State = ConnOpen
@@ -197,6 +217,21 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 				c.afterApply(c.sess.Apply(f))
 			}
 			c.scheduleSave(ctx)
+			c.paceAgentRender(ctx)
+			if c.sess.Store.Status() != state.StatusRunning {
+				c.flushQueued(ctx) // the run is over, its stream may linger
+			}
+		},
+		silent: func() {
+			if current() {
+				c.afterApply(c.sess.Store.EndStreamTimedOut())
+				finish()
+			}
+		},
+		dropped: func() {
+			if current() {
+				c.notice = c.settings.T("stream.oversized", components.FormatBytes(c.settings, maxAgentEvent))
+			}
 		},
 		problem: func(p *wire.StreamProblem) {
 			if !current() {
@@ -232,6 +267,35 @@ func (c *Controller) agentRequest(ctx app.Context, req agentRequest, reconnectin
 	})
 }
 
+// paceAgentRender spaces the renders of a streaming run: after a render
+// that took d, the next waits 3d (drawing takes at most a quarter of the
+// time, whatever one item costs to draw), and what came meanwhile is
+// drawn then. A page kept busy drawing a huge growing answer could not
+// even take the click on Stop.
+func (c *Controller) paceAgentRender(ctx app.Context) {
+	now := time.Now()
+	if !c.agent.paint.due(now) {
+		ctx.PreventUpdate()
+		if wait, ok := c.agent.paint.schedule(now); ok {
+			ctx.After(wait, func(ctx app.Context) {
+				c.agent.paint.scheduled = false
+				c.measureRender(ctx, time.Now())
+			})
+		}
+		return
+	}
+	c.measureRender(ctx, now)
+}
+
+// measureRender records, after the render that follows, how long applying
+// and drawing took since start.
+func (c *Controller) measureRender(ctx app.Context, start time.Time) {
+	ctx.Defer(func(app.Context) {
+		end := time.Now()
+		c.agent.paint.rendered(end, end.Sub(start))
+	})
+}
+
 // scheduleSave saves the conversation soon: a streaming run is saved in
 // batches, so a reload finds (nearly) all it showed.
 func (c *Controller) scheduleSave(ctx app.Context) {
@@ -245,20 +309,52 @@ func (c *Controller) scheduleSave(ctx app.Context) {
 	})
 }
 
-// saveNow saves the conversation; a browser that refuses says so once, and
-// the conversation stays in memory.
+// saveNow saves the conversation. When the storage is full the newest
+// turns that fit are saved and the page says so once; a browser that
+// refuses says so once, and the conversation stays in memory. What is
+// shown never changes.
 func (c *Controller) saveNow(ctx app.Context) {
 	convs := c.agent.convs
 	if convs == nil {
 		return
 	}
+	if c.agent.saving {
+		c.agent.saveAgain = true
+		return
+	}
+	c.agent.saving = true
 	rec := saveConversation(c.cfg, c.sess.Store, c.cfg.SessionID, time.Now())
+	rec.Trimmed = c.agent.trimmed
+	from := c.agent.leftOut
 	go func() {
-		if err := convs.Put(rec); err != nil {
-			ctx.Dispatch(func(ctx app.Context) {
-				c.agent.convs, c.agent.storageOff = nil, true
-				c.notice = c.settings.T("storage.refused")
-			})
-		}
+		leftOut, err := saveNewestTurns(convs.Put, rec, from)
+		ctx.Dispatch(func(ctx app.Context) {
+			c.agent.saving = false
+			c.savedConversation(convs, leftOut, err)
+			if c.agent.saveAgain {
+				c.agent.saveAgain = false
+				c.saveNow(ctx)
+			}
+		})
 	}()
+}
+
+// savedConversation takes a save's outcome.
+func (c *Controller) savedConversation(convs conversationStore, leftOut int, err error) {
+	if c.agent.convs != convs {
+		return // saving stopped meanwhile
+	}
+	switch {
+	case err == nil:
+		c.agent.leftOut = max(c.agent.leftOut, leftOut)
+		if leftOut > 0 && !c.agent.fullSaid {
+			c.agent.fullSaid = true
+			c.notice = c.settings.T("storage.full")
+		}
+	default:
+		// Not even the newest turn fits, or the browser refuses: what
+		// was saved stays, and nothing more is.
+		c.agent.convs, c.agent.storageOff = nil, true
+		c.notice = c.settings.T("storage.refused")
+	}
 }

@@ -4,7 +4,9 @@ package app
 
 import (
 	"errors"
+	"sync/atomic"
 	"syscall/js"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -60,6 +62,14 @@ func await(p js.Value) (js.Value, error) {
 type agentStream struct {
 	abort  js.Value // its AbortController
 	resume bool     // an AI SDK resume (GET), not a run
+	// stopped: Stop aborted it; the reader applies nothing more.
+	stopped atomic.Bool
+	// timedOut: the watchdog aborted it, nothing having come for the
+	// silence timeout.
+	timedOut atomic.Bool
+	// alive is signalled on each read: the watchdog starts its wait again.
+	alive chan struct{}
+	done  chan struct{} // closed when the reader ends
 }
 
 // maxHead is how much of an answer that is not a stream is read, to say
@@ -68,10 +78,24 @@ const maxHead = 8 << 10
 
 // startAgentRequest sends req and streams its answer into ev. It returns
 // the stream, to abort it.
-func startAgentRequest(ctx app.Context, req agentRequest, ev agentEvents) agentStopper {
-	st := &agentStream{abort: js.Global().Get("AbortController").New(), resume: req.Method == "GET"}
+func startAgentRequest(ctx app.Context, req agentRequest, silence time.Duration, ev agentEvents) agentStopper {
+	st := &agentStream{abort: js.Global().Get("AbortController").New(), resume: req.Method == "GET",
+		alive: make(chan struct{}, 1), done: make(chan struct{})}
 	dispatch := func(f func()) { ctx.Dispatch(func(app.Context) { f() }) }
+	if silence > 0 {
+		go st.watch(silence)
+	}
 	go func() {
+		defer close(st.done)
+		// ended reports how the stream ended: the watchdog's timeout, or
+		// err (a Stop's abort is dropped by the controller).
+		ended := func(err error) {
+			if st.timedOut.Load() {
+				dispatch(ev.silent)
+				return
+			}
+			dispatch(func() { ev.end(err) })
+		}
 		headers := map[string]any{"Accept": "text/event-stream"}
 		init := map[string]any{
 			"method":      req.Method,
@@ -86,9 +110,10 @@ func startAgentRequest(ctx app.Context, req agentRequest, ev agentEvents) agentS
 		}
 		resp, err := await(js.Global().Call("fetch", req.URL, init))
 		if err != nil {
-			dispatch(func() { ev.end(err) })
+			ended(err)
 			return
 		}
+		st.ping()
 		status := resp.Get("status").Int()
 		if status == 204 {
 			dispatch(ev.none)
@@ -108,7 +133,13 @@ func startAgentRequest(ctx app.Context, req agentRequest, ev agentEvents) agentS
 			}
 		}
 		dispatch(ev.started)
-		var parser wire.SSEParser
+		// A stream that comes faster than the page applies it is read
+		// from the browser's buffer, each read answered at once: without
+		// a pause the page would take no click (not even Stop) nor paint
+		// until the stream slowed down.
+		slice := time.Now()
+		parser := wire.SSEParser{MaxData: maxAgentEvent}
+		skipped := 0
 		var frames [][]byte
 		collect := func(e wire.SSEEvent) {
 			if !e.Done() && e.Data != "" {
@@ -118,9 +149,13 @@ func startAgentRequest(ctx app.Context, req agentRequest, ev agentEvents) agentS
 		for {
 			r, err := await(reader.Call("read"))
 			if err != nil {
-				dispatch(func() { ev.end(err) })
+				ended(err)
 				return
 			}
+			if st.stopped.Load() {
+				return // stopped: what was read is not applied
+			}
+			st.ping()
 			if r.Get("done").Bool() {
 				break
 			}
@@ -128,10 +163,18 @@ func startAgentRequest(ctx app.Context, req agentRequest, ev agentEvents) agentS
 			buf := make([]byte, chunk.Get("length").Int())
 			js.CopyBytesToGo(buf, chunk)
 			parser.Feed(buf, collect)
+			if parser.Skipped > skipped {
+				skipped = parser.Skipped
+				dispatch(ev.dropped)
+			}
 			if len(frames) > 0 {
 				batch := frames
 				frames = nil
 				dispatch(func() { ev.frames(batch) })
+			}
+			if time.Since(slice) > pacedSlice {
+				pauseTask()
+				slice = time.Now()
 			}
 		}
 		parser.Close(collect)
@@ -163,10 +206,44 @@ func readHead(reader js.Value) []byte {
 	return head
 }
 
-// Stop aborts the request.
+// Stop aborts the request: its pending read fails at once, and nothing
+// read after is applied.
 func (st *agentStream) Stop() {
 	if st != nil {
+		st.stopped.Store(true)
 		st.abort.Call("abort")
+	}
+}
+
+// ping tells the watchdog that something came.
+func (st *agentStream) ping() {
+	select {
+	case st.alive <- struct{}{}:
+	default:
+	}
+}
+
+// watch aborts the request when nothing comes for silence: no answer, no
+// byte of the stream (an SSE comment, a keep-alive, counts).
+func (st *agentStream) watch(silence time.Duration) {
+	t := time.NewTimer(silence)
+	defer t.Stop()
+	for {
+		select {
+		case <-st.alive:
+			if !t.Stop() {
+				<-t.C
+			}
+			t.Reset(silence)
+		case <-st.done:
+			return
+		case <-t.C:
+			if !st.stopped.Load() {
+				st.timedOut.Store(true)
+				st.abort.Call("abort")
+			}
+			return
+		}
 	}
 }
 

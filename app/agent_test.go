@@ -55,7 +55,7 @@ func TestAgentRequests(t *testing.T) {
 	var in wire.RunAgentInput
 	require.NoError(t, json.Unmarshal(req.Body, &in))
 	assert.Equal(t, "thread-1", in.ThreadID)
-	assert.Equal(t, []json.RawMessage{}, in.Tools)
+	assert.Equal(t, state.AGUIClientTools, in.Tools, "Stepwise's own tools are offered")
 }
 
 func TestSavedConversationRoundTrip(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"stepwise/components"
 	"stepwise/state"
@@ -57,6 +58,18 @@ type Config struct {
 	Protocol  string
 	AgentPath string
 	ChatPath  string
+
+	// MaxFrameBytes is the largest client frame (WebSocket message or
+	// commands POST) the backend takes; a larger message is refused before
+	// it is sent, and stays in the composer. MaxRequestBytes is the same
+	// for a run's request in the AG-UI and AI SDK modes, which carries the
+	// whole conversation. 0: no limit.
+	MaxFrameBytes   int
+	MaxRequestBytes int
+	// SilenceTimeout: in the AG-UI and AI SDK modes, a run's stream that
+	// brings nothing for this long (not a byte, not a keep-alive) is
+	// ended with a notice. 0: never.
+	SilenceTimeout time.Duration
 }
 
 // The protocols a backend may speak (the server's -protocol).
@@ -86,24 +99,45 @@ func DefaultConfig() Config {
 		Protocol:       ProtocolStepwise,
 		AgentPath:      "/api/agent",
 		ChatPath:       "/api/chat",
+		// The server's own limits: server/demo's MaxFrameBytes and
+		// server/agentproxy's MaxBody (app's tests keep them equal).
+		MaxFrameBytes:   64 << 10,
+		MaxRequestBytes: 32 << 20,
+		SilenceTimeout:  DefaultSilenceTimeout,
 	}
 }
 
+// DefaultSilenceTimeout is Config.SilenceTimeout unless the deployment
+// says otherwise: long enough for a model that reasons quietly behind a
+// backend that sends no keep-alive, short enough that a hung backend does
+// not leave a spinner for good.
+const DefaultSilenceTimeout = 2 * time.Minute
+
 // The settings a deployment passes to every page (server flags, through
 // go-app's Env): backend paths, transport, agent name, favicon service.
+// They are named STEPWISE_PAGE_*: go-app also copies them into the
+// server's own environment (its prerender reads them there), where
+// STEPWISE_NAME sets the server's flag -name (server/envflags.go), and a
+// page setting must never read as a flag in a process started from it.
 const (
-	EnvHistoryPath    = "STEPWISE_HISTORY_PATH"
-	EnvWSPath         = "STEPWISE_WS_PATH"
-	EnvEventsPath     = "STEPWISE_EVENTS_PATH"
-	EnvCommandsPath   = "STEPWISE_COMMANDS_PATH"
-	EnvSessionsPath   = "STEPWISE_SESSIONS_PATH" // "off" for a backend without the list
-	EnvTransport      = "STEPWISE_TRANSPORT"
-	EnvAgentName      = "STEPWISE_AGENT_NAME"
-	EnvFaviconService = "STEPWISE_FAVICON_SERVICE" // "off" turns the fallback off
-	EnvProtocol       = "STEPWISE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
-	EnvAgentPath      = "STEPWISE_AGENT_PATH"
-	EnvChatPath       = "STEPWISE_CHAT_PATH"
-	EnvScenarios      = "STEPWISE_SCENARIOS" // the demo's scenario names, comma-separated
+	EnvHistoryPath    = "STEPWISE_PAGE_HISTORY_PATH"
+	EnvWSPath         = "STEPWISE_PAGE_WS_PATH"
+	EnvEventsPath     = "STEPWISE_PAGE_EVENTS_PATH"
+	EnvCommandsPath   = "STEPWISE_PAGE_COMMANDS_PATH"
+	EnvSessionsPath   = "STEPWISE_PAGE_SESSIONS_PATH" // "off" for a backend without the list
+	EnvTransport      = "STEPWISE_PAGE_TRANSPORT"
+	EnvAgentName      = "STEPWISE_PAGE_AGENT_NAME"
+	EnvFaviconService = "STEPWISE_PAGE_FAVICON_SERVICE" // "off" turns the fallback off
+	EnvProtocol       = "STEPWISE_PAGE_PROTOCOL"        // stepwise, ag-ui or ai-sdk
+	EnvAgentPath      = "STEPWISE_PAGE_AGENT_PATH"
+	EnvChatPath       = "STEPWISE_PAGE_CHAT_PATH"
+	EnvScenarios      = "STEPWISE_PAGE_SCENARIOS" // the demo's scenario names, comma-separated
+	// The backend's limits, in bytes, when they are not the demo server's
+	// (Config.MaxFrameBytes, MaxRequestBytes), and the agent modes'
+	// silence timeout in seconds (Config.SilenceTimeout; 0 for none).
+	EnvMaxFrameBytes   = "STEPWISE_PAGE_MAX_FRAME_BYTES"
+	EnvMaxRequestBytes = "STEPWISE_PAGE_MAX_REQUEST_BYTES"
+	EnvSilenceTimeout  = "STEPWISE_PAGE_SILENCE_TIMEOUT"
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -128,6 +162,19 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	switch p := getenv(EnvProtocol); p {
 	case ProtocolAGUI, ProtocolAISDK, ProtocolStepwise:
 		c.Protocol = p
+	}
+	number := func(key string) (int, bool) {
+		n, err := strconv.Atoi(getenv(key))
+		return n, err == nil && n >= 0
+	}
+	if n, ok := number(EnvMaxFrameBytes); ok {
+		c.MaxFrameBytes = n
+	}
+	if n, ok := number(EnvMaxRequestBytes); ok {
+		c.MaxRequestBytes = n
+	}
+	if n, ok := number(EnvSilenceTimeout); ok {
+		c.SilenceTimeout = time.Duration(n) * time.Second
 	}
 	if v := getenv(EnvScenarios); v != "" {
 		c.Scenarios = components.ScenarioOrder(strings.Split(v, ","))

@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -22,12 +21,9 @@ import (
 // Everything it holds, the store first, is changed only in go-app's engine
 // work: event and action handlers, and the functions the transports, the
 // replay driver and the embedding page hand over with ctx.Dispatch. Those
-// run one at a time, in the order asked, never during a render; but not
-// always on one goroutine: in the wasm, go-app's patch runs a dispatch
-// asked while the engine idles at once, in the goroutine that asked, under
-// the engine's lock (docs/architecture.md, "Ownership and concurrency").
-// So nothing here relies on which goroutine it runs on, and nothing run
-// in a dispatch blocks. (JavaScript callbacks that only read the store,
+// run on go-app's engine goroutine, one at a time, in the order asked,
+// never during a render (docs/architecture.md, "Ownership and
+// concurrency"), and nothing run in a dispatch blocks. (JavaScript callbacks that only read the store,
 // window.stepwise.view() and the replay's result, run while every
 // goroutine is parked: Go in the browser is single-threaded and calls back
 // into Go only when all its goroutines wait.)
@@ -39,9 +35,13 @@ type Controller struct {
 	sess     *Session
 	embed    *embedBridge // set when the app runs embedded in another page
 
-	forms           components.Forms // replaced, never written into: it is a prop
-	draft           components.Draft
-	notice          string
+	forms  components.Forms // replaced, never written into: it is a prop
+	draft  components.Draft
+	notice string
+	outbox outbox // the messages sent that the conversation does not show yet (sending.go)
+	conns  int    // the connections opened so far (sending.go)
+	// noNetwork: the browser says it is offline (network_js.go).
+	noNetwork       bool
 	updateAvailable bool
 	sourcesOpen     bool
 	sourcesWidth    int
@@ -50,6 +50,8 @@ type Controller struct {
 	announce announcer          // the polite status region's words
 	copied   string             // the copy button showing "Copied" (copy.go)
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
+	shown    lastShownModel     // what the conversation last showed (lastshown_ctl.go)
+	drafts   draftsModel        // what is typed and not sent (drafts.go)
 	freeze   freezer            // settled chunks shown as copies (freeze.go)
 	draw     drawer             // chunks not drawn yet (draw.go)
 	// following: a check that the reader follows the newest content is
@@ -111,6 +113,8 @@ func (c *Controller) OnMount(ctx app.Context) {
 	// are the fonts (fonts.go).
 	whenIdleInTurn(components.MarkdownWarmUp())
 	warmFonts()
+	components.ListenCardShortcut()
+	components.ListenSourcesHistory(ctx)
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
@@ -118,11 +122,18 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionDecide, c.onDecide)
 	ctx.Handle(components.ActionToggleSources, c.onToggleSources)
 	ctx.Handle(components.ActionSubmitForm, c.onSubmitForm)
+	ctx.Handle(components.ActionCardExpired, c.onCardExpired)
 	ctx.Handle(components.ActionCopy, c.onCopy)
+	ctx.Handle(components.ActionRetryMessage, c.onRetryMessage)
+	ctx.Handle(components.ActionEditMessage, c.onEditMessage)
+	ctx.Handle(components.ActionRemoveMessage, c.onRemoveMessage)
+	ctx.Handle(components.ActionDismissNotice, c.onDismissNotice)
 	c.startApps(ctx)
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
 	}
+	c.mountLastShown()
+	c.mountDrafts(ctx, tabStorage())
 
 	// What was typed into the prerendered page goes out once the source of
 	// events has started (a transport holds it until it is connected).
@@ -139,6 +150,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 		c.sess.ID = c.cfg.SessionID
 		keepSessionInURL(c.cfg.SessionID) // F5 and shared links reopen it
 	}
+	watchNetwork(ctx, c)
 	if c.cfg.AgentMode() {
 		startAgent(ctx, c)
 		return
@@ -163,6 +175,7 @@ func (c *Controller) onHistory(ctx app.Context, loaded *state.Store, changes sta
 	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
 	c.noteHistory(ctx)
 	c.scrollToEnd(ctx)
+	c.matchEchoes(ctx)
 }
 
 // onReset: the server could not resume the stream
@@ -174,6 +187,7 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Sto
 	c.draw.forget()
 	c.draw.holdBack(0, chunkCount(len(c.sess.Store.Items())))
 	c.scrollToEnd(ctx)
+	c.matchEchoes(ctx)
 }
 
 // applyFrame applies backend frames. go-app renders once per frame,
@@ -181,6 +195,8 @@ func (c *Controller) onReset(ctx app.Context, h *wire.History, loaded *state.Sto
 func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 	before := chunkCount(len(c.sess.Store.Items()))
 	defer func() { c.draw.holdBack(before, chunkCount(len(c.sess.Store.Items()))) }()
+	echoed, wasRunning := false, c.sess.Store.Status() == state.StatusRunning
+	c.keepEvents(ctx, frames)
 	for _, f := range frames {
 		ch := c.sess.Apply(f)
 		c.afterApply(ch)
@@ -188,7 +204,13 @@ func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 			// A backend that replays its log as a stream (the demo agent)
 			// shows the first message here, not in the history.
 			c.noteHistory(ctx)
+			echoed = true
 		}
+	}
+	if echoed {
+		c.matchEchoes(ctx)
+	} else if wasRunning && c.sess.Store.Status() != state.StatusRunning {
+		c.flushQueued(ctx) // the run ended: what was queued goes out
 	}
 }
 
@@ -202,7 +224,29 @@ func hasUserMessage(items []*state.Item) bool {
 }
 
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
+	prev := c.sess.State
 	c.sess.State = s
+	switch s {
+	case ConnReconnecting, ConnClosed:
+		c.offlineAtStart(ctx)
+	case ConnOpen:
+		c.connectedWithoutHistory(ctx)
+	}
+	c.connected(ctx, prev, s)
+}
+
+// onNetwork follows the browser's online and offline events.
+func (c *Controller) onNetwork(ctx app.Context, online bool) {
+	c.noNetwork = !online
+}
+
+// connection is the state the header shows: the browser's own word that
+// it is offline comes before the transport finds out.
+func (c *Controller) connection() ConnState {
+	if c.noNetwork && c.cfg.Replay == "" {
+		return ConnClosed
+	}
+	return c.sess.State
 }
 
 // afterApply follows what changed in the store: the embedding page is told
@@ -232,6 +276,8 @@ func (c *Controller) syncForms() {
 				forms = components.Forms{}
 			}
 			forms[key] = st
+		} else {
+			c.formDone(key)
 		}
 	}
 	if p := c.sess.Store.Pending(); p != nil {
@@ -240,7 +286,7 @@ func (c *Controller) syncForms() {
 			if forms == nil {
 				forms = components.Forms{}
 			}
-			forms[key] = components.FormState{Shown: time.Now()}
+			forms[key] = components.FormState{Shown: time.Now(), Restore: c.formRestore(key)}
 		}
 	}
 	c.forms = forms
@@ -290,27 +336,6 @@ func (c *Controller) setForm(key string, update func(*components.FormState)) {
 
 // The actions components raise.
 
-func (c *Controller) onSend(ctx app.Context, a app.Action) {
-	text, _ := a.Value.(string)
-	if c.cfg.AgentMode() {
-		if t := strings.TrimSpace(text); t != "" {
-			c.agentSend(ctx, t)
-		}
-		return
-	}
-	c.sess.AppContext = c.apps.contextJSON()
-	cmd, err := c.sess.SendMessage(text)
-	switch {
-	case errors.Is(err, ErrEmptyMessage):
-	case err != nil:
-		c.refused(cmd, err)
-	default:
-		c.notice = ""
-		c.noteMessage(ctx, text)
-		c.scrollToEnd(ctx)
-	}
-}
-
 func (c *Controller) onStop(ctx app.Context, a app.Action) {
 	if c.cfg.AgentMode() {
 		c.agentStop(ctx)
@@ -355,33 +380,41 @@ func (c *Controller) sent(cmd Command, err error) {
 		return
 	}
 	c.setForm(cmd.Key, func(f *components.FormState) { f.Sending, f.Error = true, "" })
+	c.formDone(cmd.Key)
 }
 
 func (c *Controller) onToggleSources(ctx app.Context, a app.Action) {
+	if open, ok := a.Value.(bool); ok {
+		c.sourcesOpen = open
+		return
+	}
 	c.sourcesOpen = !c.sourcesOpen
 }
 
-// onResult brings a command's outcome back to what sent it. An accepted
-// form stays "sending" until the agent's answer resolves it.
+// onResult brings a command's outcome back to what sent it: a message's to
+// its place in the outbox; an accepted form stays "sending" until the
+// agent's answer resolves it.
 func (c *Controller) onResult(ctx app.Context, r Result) {
 	cmd, ok := c.sess.Outcome(r.CommandID)
-	if !ok || r.Err == nil {
+	if !ok {
 		return
 	}
-	c.refused(cmd, r.Err)
+	if cmd.Kind == CommandMessage {
+		c.messageOutcome(ctx, cmd, r.Err)
+		return
+	}
+	if r.Err != nil {
+		c.refused(cmd, r.Err)
+	}
 }
 
 // refused shows why a command was refused or not sent, where it was sent
-// from: the form, or the page's notice with the message back in the
-// composer.
+// from: the form, or the page's notice.
 func (c *Controller) refused(cmd Command, err error) {
 	msg := c.errorText(err)
 	switch cmd.Kind {
 	case CommandAnswer, CommandDecide:
 		c.setForm(cmd.Key, func(f *components.FormState) { f.Sending, f.Error = false, msg })
-	case CommandMessage:
-		c.notice = msg
-		c.draft = components.Draft{Text: cmd.Text, Seq: c.draft.Seq + 1}
 	default:
 		c.notice = msg
 	}
@@ -390,8 +423,14 @@ func (c *Controller) refused(cmd Command, err error) {
 // errorText says, in the UI language, why a command failed. A backend's
 // own message is shown as it is.
 func (c *Controller) errorText(err error) string {
-	if errors.Is(err, ErrOffline) {
+	var tooLarge *TooLargeError
+	switch {
+	case errors.Is(err, ErrOffline):
 		return c.settings.T("send.offline")
+	case errors.As(err, &tooLarge) && c.cfg.AgentMode():
+		return c.settings.T("send.conversation_too_large", components.FormatBytes(c.settings, tooLarge.Size), components.FormatBytes(c.settings, tooLarge.Limit))
+	case errors.As(err, &tooLarge):
+		return c.settings.T("send.message_too_large", components.FormatBytes(c.settings, tooLarge.Size), components.FormatBytes(c.settings, tooLarge.Limit))
 	}
 	return c.settings.T("send.failed", err.Error())
 }
@@ -412,9 +451,11 @@ func (c *Controller) scrollToEnd(ctx app.Context) {
 	})
 }
 
-// offline is true when a live page has lost its backend.
+// offline is true when a live page has lost its backend, or the browser
+// its network.
 func (c *Controller) offline() bool {
-	return c.cfg.Replay == "" && (c.sess.State == ConnReconnecting || c.sess.State == ConnClosed) && app.IsClient
+	return c.cfg.Replay == "" && app.IsClient &&
+		(c.noNetwork || c.sess.State == ConnReconnecting || c.sess.State == ConnClosed)
 }
 
 // Render draws the model with the views of package components.
@@ -426,11 +467,14 @@ func (c *Controller) Render() app.UI {
 		Items:           store.Items(),
 		Status:          store.Status(),
 		Sources:         store.Sources(),
-		Connection:      c.sess.State,
+		Connection:      c.connection(),
 		Forms:           c.forms,
 		Draft:           c.draft,
 		Notice:          c.notice,
 		Offline:         c.offline(),
+		NoNetwork:       c.noNetwork,
+		Outgoing:        c.outbox.view(c.offline()),
+		LastShown:       c.lastShownNote(time.Now()),
 		UpdateAvailable: c.updateAvailable,
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,

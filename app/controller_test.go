@@ -177,19 +177,6 @@ func approveButton(t *testing.T, c *Controller) string {
 	return m
 }
 
-// A refused message comes back to the composer, with the reason.
-func TestRefusedMessageComesBack(t *testing.T) {
-	conn := &fakeConn{}
-	c := newController(t, "en", conn)
-	c.onSend(app.Context{}, app.Action{Value: "hello"})
-	require.Len(t, conn.sent, 1)
-	c.onResult(app.Context{}, Result{CommandID: "c1", Err: &CommandError{Message: "busy"}})
-	assert.Equal(t, components.Draft{Text: "hello", Seq: 1}, c.draft)
-	assert.Contains(t, html(c), "Could not send: busy")
-	c.onResult(app.Context{}, Result{CommandID: "c1", Err: &CommandError{Message: "again"}})
-	assert.Equal(t, 1, c.draft.Seq, "an outcome counts once")
-}
-
 // Item 1 of issue 8, the client's part: a reset ends the run with a
 // localised notice, and the next events are shown.
 func TestResetEndsTheRunWithANotice(t *testing.T) {

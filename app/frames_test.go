@@ -69,13 +69,12 @@ type fakeConn struct {
 	err  error
 }
 
-func (c *fakeConn) Send(frame any, id string) error {
+func (c *fakeConn) Send(b []byte) error {
 	if c.err != nil {
 		return c.err
 	}
-	b, err := encodeCommand(frame, id)
 	c.sent = append(c.sent, string(b))
-	return err
+	return nil
 }
 
 func TestSessionTracksCommands(t *testing.T) {

@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -19,22 +20,38 @@ import (
 type Live struct {
 	link
 	conn *jsws.Conn // guarded by link.mu
+	// wake ends a backoff's wait: the network is back.
+	wake chan struct{}
 }
 
 // NewLive returns a WebSocket transport.
 func NewLive(cfg Config, ev Events) *Live {
-	return &Live{link: link{Config: cfg, Events: ev}}
+	return &Live{link: link{Config: cfg, Events: ev}, wake: make(chan struct{}, 1)}
+}
+
+// NetworkChanged drops the connection when the browser goes offline, and
+// reconnects at once when it is back.
+func (l *Live) NetworkChanged(online bool) {
+	if online {
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
+		return
+	}
+	l.mu.Lock()
+	c := l.conn
+	l.mu.Unlock()
+	if c != nil {
+		c.CloseNow() // its reader ends, and the loop reconnects
+	}
 }
 
 // Start runs the connection until ctx ends.
 func (l *Live) Start(ctx context.Context) { go l.loop(ctx) }
 
 // Send sends a client frame now, or queues it until the connection is back.
-func (l *Live) Send(frame any, commandID string) error {
-	b, err := encodeCommand(frame, commandID)
-	if err != nil {
-		return err
-	}
+func (l *Live) Send(b []byte) error {
 	l.mu.Lock()
 	c := l.conn
 	if c == nil {
@@ -73,6 +90,8 @@ func (l *Live) loop(ctx context.Context) {
 		l.OnState(ConnReconnecting)
 		select {
 		case <-time.After(Backoff(attempt, nil)):
+		case <-l.wake:
+			attempt = 0
 		case <-ctx.Done():
 		}
 	}
@@ -109,6 +128,10 @@ func (l *Live) session(ctx context.Context) error {
 			return err
 		}
 	}
+	select {
+	case <-l.wake: // a wake from before this connection means nothing now
+	default:
+	}
 	l.OnState(ConnOpen)
 	for {
 		msgs, err := c.Read(ctx)
@@ -119,8 +142,16 @@ func (l *Live) session(ctx context.Context) error {
 	}
 }
 
-// wsURL makes a path absolute on the page's origin, with ws: or wss:.
+// wsURL makes a path absolute on the page's origin, with ws: or wss:. An
+// absolute http(s) URL (an API on another origin, as a static build's)
+// keeps its host.
 func wsURL(path string) string {
+	if rest, ok := strings.CutPrefix(path, "https://"); ok {
+		return "wss://" + rest
+	}
+	if rest, ok := strings.CutPrefix(path, "http://"); ok {
+		return "ws://" + rest
+	}
 	loc := js.Global().Get("location")
 	scheme := "ws:"
 	if loc.Get("protocol").String() == "https:" {

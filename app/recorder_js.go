@@ -11,11 +11,7 @@ import "syscall/js"
 type Recorder struct{}
 
 // Send records the frame.
-func (Recorder) Send(frame any, commandID string) error {
-	b, err := encodeCommand(frame, commandID)
-	if err != nil {
-		return err
-	}
+func (Recorder) Send(b []byte) error {
 	global := js.Global()
 	frames := global.Get("__stepwiseFrames")
 	if !frames.Truthy() {

@@ -7,11 +7,7 @@ package app
 type Recorder struct{ Frames *[]string }
 
 // Send records the frame.
-func (r Recorder) Send(frame any, commandID string) error {
-	b, err := encodeCommand(frame, commandID)
-	if err != nil {
-		return err
-	}
+func (r Recorder) Send(b []byte) error {
 	if r.Frames != nil {
 		*r.Frames = append(*r.Frames, string(b))
 	}

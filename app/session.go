@@ -13,12 +13,12 @@ import (
 
 // Conn sends client frames to the backend.
 type Conn interface {
-	// Send sends frame tagged with commandID
-	// (docs/protocol-extensions.md#command-outcomes), or keeps it until the
+	// Send sends a client frame (JSON, tagged with its command_id:
+	// docs/protocol-extensions.md#command-outcomes), or keeps it until the
 	// connection is back. An error means nothing was sent (ErrOffline: too
 	// many frames wait); the backend's verdict comes later, as a Result
 	// from the transport.
-	Send(frame any, commandID string) error
+	Send(frame []byte) error
 }
 
 // ConnState is the connection's state, as the page shows it.
@@ -34,6 +34,17 @@ const (
 
 // ErrEmptyMessage is returned for a message with nothing but spaces.
 var ErrEmptyMessage = errors.New("empty message")
+
+// TooLargeError: a frame is larger than the backend takes (Config's
+// MaxFrameBytes). Sent anyway, a WebSocket would be closed with 1009 and
+// the message lost; it is refused before, and nothing is sent.
+type TooLargeError struct {
+	Size, Limit int // bytes
+}
+
+func (e *TooLargeError) Error() string {
+	return "the message is " + strconv.Itoa(e.Size) + " bytes, over the backend's limit of " + strconv.Itoa(e.Limit)
+}
 
 // Result is a command's outcome, as the transport learns it: a
 // command_result frame over WebSocket, the POST's status over SSE.
@@ -96,6 +107,9 @@ type Session struct {
 	// AppContext goes with the next message: the MCP Apps' model context
 	// (mcphost.go).
 	AppContext json.RawMessage
+	// MaxFrame is the largest client frame the backend takes, in bytes (0:
+	// no limit).
+	MaxFrame int
 
 	seq     int
 	waiting []Command // oldest first
@@ -104,10 +118,11 @@ type Session struct {
 // NewSession returns a session with an empty store.
 func NewSession(cfg Config, conn Conn) *Session {
 	return &Session{
-		ID:    cfg.SessionID,
-		Store: state.New(storeOptions(cfg)),
-		Conn:  conn,
-		State: ConnConnecting,
+		ID:       cfg.SessionID,
+		Store:    state.New(storeOptions(cfg)),
+		Conn:     conn,
+		State:    ConnConnecting,
+		MaxFrame: cfg.MaxFrameBytes,
 	}
 }
 
@@ -121,11 +136,19 @@ func (s *Session) Apply(frame []byte) state.Changes {
 	return s.Store.ApplyJSON(frame)
 }
 
-// send gives c an id and sends frame with it.
+// send gives c an id and sends frame with it, unless the frame is larger
+// than the backend takes (*TooLargeError).
 func (s *Session) send(c Command, frame any) (Command, error) {
 	s.seq++
 	c.ID = "c" + strconv.Itoa(s.seq)
-	if err := s.Conn.Send(frame, c.ID); err != nil {
+	b, err := encodeCommand(frame, c.ID)
+	if err != nil {
+		return c, err
+	}
+	if s.MaxFrame > 0 && len(b) > s.MaxFrame {
+		return c, &TooLargeError{Size: len(b), Limit: s.MaxFrame}
+	}
+	if err := s.Conn.Send(b); err != nil {
 		return c, err
 	}
 	if len(s.waiting) == maxWaiting {
@@ -161,6 +184,24 @@ func (s *Session) SendMessage(text string) (Command, error) {
 		s.Store.Apply(&ev)
 	}
 	return c, err
+}
+
+// CheckMessage says whether text can be sent as a message: ErrEmptyMessage,
+// a *TooLargeError, or nil. A message queued until the run ends is checked
+// as it is queued, while its text can still stay in the composer.
+func (s *Session) CheckMessage(text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return ErrEmptyMessage
+	}
+	b, err := encodeCommand(wire.NewUserMessage(s.ID, text), "c"+strconv.Itoa(s.seq+1))
+	if err != nil {
+		return err
+	}
+	if s.MaxFrame > 0 && len(b) > s.MaxFrame {
+		return &TooLargeError{Size: len(b), Limit: s.MaxFrame}
+	}
+	return nil
 }
 
 // Answer sends a question form's answers.

@@ -26,11 +26,46 @@ const sseBatch = 4096
 type SSE struct {
 	link
 	open bool // guarded by link.mu
+	// drop closes the EventSource open now and waits to connect again
+	// (the browser went offline); nil while none is open. Guarded by mu.
+	drop func()
+	// wake ends a backoff's wait: the network is back.
+	wake chan struct{}
 }
 
 // NewSSE returns a Server-Sent Events transport.
 func NewSSE(cfg Config, ev Events) *SSE {
-	return &SSE{link: link{Config: cfg, Events: ev}}
+	return &SSE{link: link{Config: cfg, Events: ev}, wake: make(chan struct{}, 1)}
+}
+
+// NetworkChanged closes the event stream when the browser goes offline,
+// and opens it again at once when it is back.
+func (s *SSE) NetworkChanged(online bool) {
+	if online {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+		return
+	}
+	s.mu.Lock()
+	drop := s.drop
+	s.mu.Unlock()
+	if drop != nil {
+		drop()
+	}
+}
+
+// retry connects again after a backoff, or as soon as the network is back.
+func (s *SSE) retry(attempt int) {
+	go func() {
+		select {
+		case <-time.After(Backoff(attempt, nil)):
+		case <-s.wake:
+			attempt = 0
+		}
+		s.connect(attempt + 1)
+	}()
 }
 
 // Start loads the history, then opens the event stream.
@@ -53,7 +88,15 @@ func (s *SSE) connect(attempt int) {
 	es := js.Global().Get("EventSource").New(u)
 	var onOpen, onMessage, onError js.Func
 	var batch js.Value // web/boot.js's stepwiseQueue for es, if there
+	closed := false
 	closeSource := func() {
+		if closed {
+			return
+		}
+		closed = true
+		s.mu.Lock()
+		s.drop = nil
+		s.mu.Unlock()
 		es.Call("close")
 		if !batch.IsUndefined() {
 			batch.Call("stop")
@@ -64,6 +107,10 @@ func (s *SSE) connect(attempt int) {
 	}
 	onOpen = js.FuncOf(func(this js.Value, args []js.Value) any {
 		attempt = 0
+		select {
+		case <-s.wake: // a wake from before this connection means nothing now
+		default:
+		}
 		s.mu.Lock()
 		s.open = true
 		queued := s.takeQueueLocked()
@@ -153,22 +200,31 @@ func (s *SSE) connect(attempt int) {
 		s.mu.Unlock()
 		s.OnState(ConnReconnecting)
 		closeSource()
-		go func() {
-			time.Sleep(Backoff(attempt, nil))
-			s.connect(attempt + 1)
-		}()
+		s.retry(attempt)
 		return nil
 	})
 	es.Set("onopen", onOpen)
 	es.Set("onerror", onError)
+	s.mu.Lock()
+	s.drop = func() {
+		if closed {
+			return
+		}
+		if !drain(0) { // what came before is still passed on
+			return // a reset closed the source and starts the next
+		}
+		s.mu.Lock()
+		s.open = false
+		s.mu.Unlock()
+		s.OnState(ConnReconnecting)
+		closeSource()
+		s.retry(0)
+	}
+	s.mu.Unlock()
 }
 
 // Send POSTs a client frame, or queues it while the stream is down.
-func (s *SSE) Send(frame any, commandID string) error {
-	b, err := encodeCommand(frame, commandID)
-	if err != nil {
-		return err
-	}
+func (s *SSE) Send(b []byte) error {
 	s.mu.Lock()
 	if !s.open {
 		defer s.mu.Unlock()

@@ -7,12 +7,15 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// Composer is the message box: Enter sends, Shift+Enter starts a new line
-// (and Enter while an input method composes does nothing); while the agent
-// runs, a Stop button shows. A message is cleared as it is sent; when the
-// controller hands it back (Draft: it was refused, or typed before the app
-// ran), it returns to an empty box. In the prerendered page (Starting) the
-// send button is disabled: web/boot.js enables it as it takes the form over.
+// Composer is the message box. Enter sends and Shift+Enter starts a new
+// line, except while an input method composes and on touch keyboards (one
+// rule, web/boot.js's stepwiseEnterSends, for this box and the prerendered
+// page's). While the agent runs, Stop is the primary button and what is
+// sent is queued until the run ends (the controller decides). A message is
+// cleared as it is sent; when the controller hands it back (Draft: it was
+// refused, taken back to edit, or typed before the app ran), it returns to
+// the box. In the prerendered page (Starting) the send button is disabled:
+// web/boot.js enables it as it takes the form over.
 type Composer struct {
 	app.Compo
 	Settings Settings
@@ -40,7 +43,7 @@ func (c *Composer) send(ctx app.Context) {
 }
 
 func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
-	if e.Get("key").String() != "Enter" || e.Get("shiftKey").Bool() || e.Get("isComposing").Bool() {
+	if !enterSends(e) {
 		ctx.PreventUpdate()
 		return
 	}
@@ -48,42 +51,79 @@ func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
 	c.send(ctx)
 }
 
-// OnUpdate puts a refused message back, unless something new was typed.
+// enterSends asks web/boot.js whether a keydown sends the message. Without
+// it (a page that did not load it) Enter is only a new line: the send
+// button still sends.
+func enterSends(e app.Event) bool {
+	if e.Get("key").String() != "Enter" {
+		return false
+	}
+	rule := app.Window().Get("stepwiseEnterSends")
+	return rule.Type() == app.TypeFunction && rule.Invoke(e).Bool()
+}
+
+// onInput raises what is typed so far (the controller keeps it for a
+// reload); the composer itself does not change.
+func (c *Composer) onInput(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	ctx.NewActionWithValue(ActionDraftChanged, e.Get("target").Get("value").String())
+}
+
+// OnUpdate puts a draft back: into an empty box, or before what is typed
+// when it merges.
 func (c *Composer) OnUpdate(ctx app.Context) {
 	if c.Draft.Seq == c.restored {
 		return
 	}
 	c.restored = c.Draft.Seq
 	box := app.Window().GetElementByID(composerID)
-	if !box.Truthy() || strings.TrimSpace(box.Get("value").String()) != "" {
+	if !box.Truthy() {
 		return
 	}
-	box.Set("value", c.Draft.Text)
+	text := c.Draft.Text
+	if typed := box.Get("value").String(); strings.TrimSpace(typed) != "" {
+		if !c.Draft.Merge {
+			return
+		}
+		text += "\n" + typed
+	}
+	box.Set("value", text)
 	if c.Draft.Focus {
 		box.Call("focus")
-		end := len(utf16.Encode([]rune(c.Draft.Text))) // the caret after the text (a textarea counts UTF-16 units)
+		end := len(utf16.Encode([]rune(c.Draft.Text))) // the caret after the draft (a textarea counts UTF-16 units)
 		box.Call("setSelectionRange", end, end)
 	}
 }
 
 func (c *Composer) Render() app.UI {
 	s := c.Settings
+	send := app.Button().Type("submit").DataSet("testid", "send").Disabled(c.Starting)
+	if c.Running {
+		// What is sent now waits for the run's end: the button says so,
+		// and Stop takes the primary place.
+		send = send.Class("send queue").Title(s.T("composer.queue_hint")).Body(
+			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.queue")),
+		)
+	} else {
+		send = send.Class("send primary").Body(
+			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
+		)
+	}
 	return app.Form().Class("composer").OnSubmit(func(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		c.send(ctx)
 	}).Body(
 		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
 		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
-			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown),
+			Attr("enterkeyhint", "enter").
+			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput),
+		send,
 		app.If(c.Running, func() app.UI {
-			return app.Button().Type("button").Class("stop").DataSet("testid", "stop").
+			return app.Button().Type("button").Class("stop primary").DataSet("testid", "stop").
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionStop) }).Body(
 				app.Span().Class("stop-icon").Aria("hidden", true),
 				app.Span().Class("btn-label").Text(s.T("composer.stop")),
 			)
 		}),
-		app.Button().Type("submit").Class("send primary").DataSet("testid", "send").Disabled(c.Starting).Body(
-			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
-		),
 	)
 }

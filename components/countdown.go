@@ -17,9 +17,13 @@ type Countdown struct {
 	Until    time.Time
 	Settings Settings
 	Class    string
+	// ExpireKey, when set, is the card the countdown ends: at Until it
+	// raises ActionCardExpired with it, once.
+	ExpireKey string
 
 	now     time.Time
 	ticking bool
+	raised  string // the ExpireKey raised for
 }
 
 func (c *Countdown) OnMount(ctx app.Context)  { c.tick(ctx) }
@@ -27,7 +31,14 @@ func (c *Countdown) OnUpdate(ctx app.Context) { c.tick(ctx) }
 
 func (c *Countdown) tick(ctx app.Context) {
 	c.now = time.Now()
-	if c.ticking || !c.now.Before(c.Until) {
+	if !c.now.Before(c.Until) {
+		if c.ExpireKey != "" && c.raised != c.ExpireKey {
+			c.raised = c.ExpireKey
+			ctx.NewActionWithValue(ActionCardExpired, c.ExpireKey)
+		}
+		return
+	}
+	if c.ticking {
 		return
 	}
 	c.ticking = true

@@ -68,11 +68,11 @@ func (v *FormView) sync() {
 	}
 }
 
+// OnMount never focuses a field: see cards.go.
 func (v *FormView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Form.State == state.QuestionPending {
-		id := v.inputID(0)
-		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+		focusCardIfIdle(ctx, domID("form", v.Item))
 	}
 }
 
@@ -115,26 +115,28 @@ func (v *FormView) label(name string) string {
 func (v *FormView) Render() app.UI {
 	v.sync()
 	f := v.Item.Form
-	root := app.Form().Class("item form state-"+string(f.State)).
-		DataSet("kind", "form").DataSet("state", string(f.State)).
+	root := app.Form().ID(domID("form", v.Item)).Class("item form state-"+string(f.State)).
+		DataSet("kind", "form").DataSet("card", true).DataSet("state", string(f.State)).
 		Aria("labelledby", domID("formh", v.Item)).OnSubmit(v.submit)
 	text := f.Text
 	if text == "" {
 		text = v.Settings.T("form.title")
 	}
-	body := []app.UI{app.P().ID(domID("formh", v.Item)).Class("form-title").Text(text)}
+	title := app.P().ID(domID("formh", v.Item)).Class("form-title").Text(text)
 	if f.State != state.QuestionPending {
 		if f.State == state.QuestionExpired {
-			return root.Body(append(body, app.Div().Class("form-status").Text(v.Settings.T("form.expired")))...)
+			return root.Body(title, app.Div().Class("form-status").Text(v.Settings.T("form.expired")))
 		}
-		return root.Body(append(body, v.answers()...)...)
+		return root.Body(append([]app.UI{title}, v.answers()...)...)
 	}
+	root = root.Attr("tabindex", "-1").Aria("keyshortcuts", CardShortcut)
+	body := []app.UI{app.Div().Class("card-head").Body(title, cardKeys(v.Settings))}
 	sending := v.Form.Sending
 	for i, fl := range f.Fields {
 		body = append(body, v.field(i, fl, sending))
 	}
 	if until, err := time.Parse(time.RFC3339, f.ExpiresAt); err == nil {
-		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings}))
+		body = append(body, app.P().Class("form-countdown").Body(&Countdown{Until: until, Settings: v.Settings, ExpireKey: f.ApprovalKey}))
 	}
 	msg := v.invalid
 	if msg == "" {
@@ -157,9 +159,14 @@ func (v *FormView) Render() app.UI {
 func (v *FormView) field(i int, fl state.FormField, disabled bool) app.UI {
 	id := v.inputID(i)
 	name := fl.Name
-	label := app.Label().For(id).Text(fl.Label)
+	text := fl.Label
+	if text == "" {
+		// The one answer of a plain question (its text is the title).
+		text = v.Settings.T("form.answer")
+	}
+	label := app.Label().For(id).Text(text)
 	if fl.Required {
-		label = app.Label().For(id).Body(app.Text(fl.Label), app.Span().Class("form-required").Aria("hidden", true).Text(" *"))
+		label = app.Label().For(id).Body(app.Text(text), app.Span().Class("form-required").Aria("hidden", true).Text(" *"))
 	}
 	var input app.UI
 	switch fl.Type {
@@ -169,7 +176,7 @@ func (v *FormView) field(i int, fl state.FormField, disabled bool) app.UI {
 				OnChange(func(ctx app.Context, e app.Event) {
 					v.set(name, strconv.FormatBool(ctx.JSSrc().Get("checked").Bool()))
 				}),
-			app.Label().For(id).Text(fl.Label),
+			app.Label().For(id).Text(text),
 		)
 	case state.FieldEnum:
 		opts := []app.UI{app.Option().Value("").Text(v.Settings.T("form.choose"))}

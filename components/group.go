@@ -79,8 +79,19 @@ func (v *GroupView) Render() app.UI {
 		stateName = "running"
 	}
 	title := g.Title()
+	if sub := g.Subagent; sub != nil {
+		// A sub-agent's work: its name says whose it is.
+		title = v.Settings.T("group.subagent")
+		if sub.Name != "" {
+			title = v.Settings.T("group.subagent_named", state.ReadableName(sub.Name))
+		}
+	}
 	if title == "" {
 		title = v.Settings.T("group.working")
+		if !running && onlyThinking(g.Steps) {
+			// Nothing but reasoning: say so rather than "Working…".
+			title = v.Settings.T("group.reasoning")
+		}
 	}
 	bodyID := domID("group", v.Item)
 
@@ -116,23 +127,79 @@ func (v *GroupView) Render() app.UI {
 		cls += " has-apps"
 		appsBox = app.Div().Class("group-apps").Body(apps...)
 	}
-	return app.Div().Class(cls).DataSet("kind", "group").DataSet("state", stateName).Body(
+	root := app.Div().Class(cls).DataSet("kind", "group").DataSet("state", stateName)
+	if g.Subagent != nil {
+		root = root.DataSet("subagent", g.Subagent.Name)
+	}
+	return root.Body(
 		app.Button().Class("group-header").Aria("expanded", v.expanded).Aria("controls", bodyID).
 			OnClick(v.toggle).Body(
 			app.If(running, func() app.UI {
 				return app.Span().Class("spinner") // empty: nothing for screen readers
 			}),
 			app.Span().Class("group-title").Text(title),
+			app.If(!running, func() app.UI { return groupOutcome(g, v.Settings) }),
 			app.Span().Class("chevron"), // empty, as the spinner
 		),
 		appsBox,
 		app.If(v.expanded, func() app.UI {
 			return app.Div().ID(bodyID).Class("group-body").Body(
+				app.If(g.Subagent != nil && g.Subagent.Description != "", func() app.UI {
+					return app.P().Class("thinking-body").Text(g.Subagent.Description)
+				}),
 				app.Div().Class("steps").Body(steps...),
 				app.If(!running, func() app.UI {
 					return app.Div().Class("group-done").DataSet("testid", "group-done").Text(v.Settings.T("group.done"))
 				}),
 			)
 		}),
+	)
+}
+
+// onlyThinking reports steps that are all reasoning (at least one).
+func onlyThinking(steps []*state.Item) bool {
+	for _, st := range steps {
+		if st.Kind != state.KindThinking {
+			return false
+		}
+	}
+	return len(steps) > 0
+}
+
+// groupOutcome says, in a finished group's header, what did not go as
+// planned: steps that failed, were cancelled, or whose approval was
+// rejected (a collapsed group hides its steps). nil when all went well.
+func groupOutcome(g *state.Group, s Settings) app.UI {
+	var failed, cancelled, rejected int
+	for _, st := range g.Steps {
+		if st.Kind != state.KindTool || st.Tool.Status != state.ToolError {
+			continue
+		}
+		switch toolOutcome(st.Tool) {
+		case "cancelled":
+			cancelled++
+		case "rejected":
+			rejected++
+		default:
+			failed++
+		}
+	}
+	if failed+cancelled+rejected == 0 {
+		return nil
+	}
+	parts := make([]app.UI, 0, 3)
+	if failed > 0 {
+		parts = append(parts, app.Span().Class("outcome outcome-failed").Text(s.N("group.failed", failed)))
+	}
+	if cancelled > 0 {
+		parts = append(parts, app.Span().Class("outcome outcome-cancelled").Text(s.N("group.cancelled", cancelled)))
+	}
+	if rejected > 0 {
+		parts = append(parts, app.Span().Class("outcome outcome-rejected").Text(s.N("group.rejected", rejected)))
+	}
+	// The comma makes the header's name read as two phrases.
+	return app.Span().Class("group-outcome").DataSet("testid", "group-outcome").Body(
+		app.Span().Class("sr-only").Text(", "),
+		app.Span().Class("outcome-list").Body(parts...),
 	)
 }

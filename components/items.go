@@ -158,6 +158,7 @@ func (v *ThinkingView) Render() app.UI {
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("thinking-body").Text(v.Item.Text)
 		}),
+		app.If(v.Item.Cut, func() app.UI { return cutMark(v.Settings) }),
 	)
 }
 
@@ -183,6 +184,9 @@ func (v *ActivityView) Render() app.UI {
 		v.d.button("disclosure", id,
 			app.Span().Class("activity-icon").Aria("hidden", true).Text(a.Icon),
 			app.Span().Class("activity-name").Text(a.Name),
+			// A live AG-UI activity's own account of itself.
+			app.If(a.Summary != "", func() app.UI { return app.Span().Class("preview").Text(a.Summary) }),
+			app.If(a.Progress != nil, func() app.UI { return activityProgress(*a.Progress, v.Settings) }),
 			app.If(v.Item.Timestamp != "", func() app.UI {
 				return app.Time().Class("activity-time").DateTime(v.Item.Timestamp).Text(shortTime(v.Item.Timestamp))
 			}),
@@ -191,6 +195,18 @@ func (v *ActivityView) Render() app.UI {
 		app.If(v.d.open && hasBody, func() app.UI {
 			return app.Div().ID(id).Class("activity-body").Text(v.Item.Text)
 		}),
+	)
+}
+
+// activityProgress is how far along an activity is: a bar (decoration)
+// and the percentage in words.
+func activityProgress(p float64, s Settings) app.UI {
+	pct := int(p*100 + 0.5)
+	return app.Span().Class("activity-progress").Body(
+		app.Span().Class("activity-bar").Aria("hidden", true).Body(
+			app.Span().Style("width", strconv.Itoa(pct)+"%"),
+		),
+		app.Span().Class("activity-pct").Text(s.T("activity.progress", pct)),
 	)
 }
 

@@ -64,6 +64,10 @@ type FormState struct {
 	// Error says why the command was refused or could not be sent; the
 	// form is editable again.
 	Error string
+	// Restore is what the form's view last gave of its state
+	// (ActionFormDraft) before the page was reloaded: the view starts
+	// from it; "" for none.
+	Restore string
 }
 
 // Forms holds the FormState of forms by approval key. The controller
@@ -107,9 +111,12 @@ func (f Forms) of(it *state.Item) Forms {
 
 // Draft is text the composer should show again: a message that was
 // refused, or what was typed into the page before the app ran. Seq tells
-// one draft from the next; Focus gives the box the focus back.
+// one draft from the next; Focus gives the box the focus back. A draft
+// goes into an empty box only, unless Merge: then it goes before what is
+// typed (a queued message taken back to edit).
 type Draft struct {
 	Text  string
 	Seq   int
 	Focus bool
+	Merge bool
 }

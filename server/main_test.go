@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +31,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// servingOn finds the server's address in its start-up line.
+var servingOn = regexp.MustCompile(`serving on (http://[^\s"/]+)`)
+
 // server is the real server running in a child process.
 type server struct {
 	t    *testing.T
@@ -46,9 +50,16 @@ type server struct {
 // listens.
 func startServer(t *testing.T, args ...string) *server {
 	t.Helper()
+	return startServerEnv(t, nil, args...)
+}
+
+// startServerEnv is startServer with these variables added to the
+// environment ("NAME=value").
+func startServerEnv(t *testing.T, env []string, args ...string) *server {
+	t.Helper()
 	raw, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "STEPWISE_TEST_SERVE="+string(raw))
+	cmd.Env = append(append(os.Environ(), env...), "STEPWISE_TEST_SERVE="+string(raw))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +76,8 @@ func startServer(t *testing.T, args ...string) *server {
 			s.mu.Lock()
 			s.log = append(s.log, line)
 			s.mu.Unlock()
-			if _, addr, ok := strings.Cut(line, "serving on "); ok {
-				listening <- addr
+			if m := servingOn.FindStringSubmatch(line); m != nil {
+				listening <- m[1]
 			}
 		}
 		io.Copy(io.Discard, stderr)

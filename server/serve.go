@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -52,8 +52,24 @@ func serve(args []string) int {
 	clientSetting("transport", client.EnvTransport, "the pages' transport: ws or sse (default ws)")
 	clientSetting("agent-name", client.EnvAgentName, "the agent `name` in the brand header (default Stepwise)")
 	clientSetting("favicon-service", client.EnvFaviconService, "favicon `URL` for sources without one, {domain} replaced; off for none")
+	deployFlags := addDeployFlags(fs)
+	fs.Usage = usageWithEnv(fs, "Usage: stepwise [flags]\n       stepwise export [flags] DIR\n       stepwise healthcheck")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	unknownEnv, err := applyEnv(fs, os.Environ())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 2
+	}
+	deploy, err := deployFlags.resolve(*backend != "", os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 2
+	}
+	slog.SetDefault(deploy.logger) // the log package's lines too
+	for _, name := range unknownEnv {
+		slog.Warn("ignored: the environment variable names no flag", "variable", name)
 	}
 	scenarios, err := demo.LoadScenarios(*scenarioDir)
 	if err != nil {
@@ -71,6 +87,7 @@ func serve(args []string) int {
 	}
 	env[client.EnvProtocol] = string(proto)
 	var api http.Handler
+	var health func() error
 	if proto != agentproxy.Stepwise {
 		if api, err = agentproxy.New(proto, *backend); err != nil {
 			fmt.Fprintln(os.Stderr, "stepwise:", err)
@@ -94,7 +111,11 @@ func serve(args []string) int {
 			return 1
 		}
 		defer agent.Close()
-		api = &demo.Handler{Agent: agent, MaxStreamsPerSession: *sessionStreams, MaxStreamsPerClient: *clientStreams}
+		api = &demo.Handler{Agent: agent, MaxStreamsPerSession: *sessionStreams, MaxStreamsPerClient: *clientStreams, OriginPatterns: deploy.allowedOrigins}
+		health = agent.Health
+	}
+	if *backend != "" {
+		api = deploy.credentials.Wrap(api)
 	}
 	sandboxPlan, err := planSandbox(*addr, *sandboxAddr, *sandboxOrigin)
 	if err != nil {
@@ -117,6 +138,8 @@ func serve(args []string) int {
 		Env:            env,
 		AllowedHosts:   hostNames(*addr, *allowedHosts, os.Hostname),
 		FrameSrc:       sandboxPlan.FrameSrc,
+		BasePath:       deploy.basePath,
+		AllowedOrigins: deploy.allowedOrigins,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
@@ -127,7 +150,7 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 1
 	}
-	srv := newHTTPServer(handler, defaultTimeouts)
+	srv := newHTTPServer(deploy.front(health, handler), defaultTimeouts)
 	// Shutdown does not wait for streams: they end with the base context.
 	baseCtx, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
@@ -141,9 +164,9 @@ func serve(args []string) int {
 		sandboxSrv := newHTTPServer(sandboxHandler(hostNames(*addr, *allowedHosts, os.Hostname), strings.Fields(*frameAncestors)), defaultTimeouts)
 		defer sandboxSrv.Close()
 		go func() { errc <- sandboxSrv.Serve(sandboxLn) }()
-		log.Printf("stepwise: MCP Apps sandbox on http://%s", sandboxLn.Addr())
+		slog.Info("stepwise: MCP Apps sandbox on http://" + sandboxLn.Addr().String())
 	}
-	log.Printf("stepwise: serving on http://%s", ln.Addr())
+	slog.Info("stepwise: serving on http://"+ln.Addr().String()+deploy.basePath, deploy.startAttrs(*backend, proto)...)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -151,7 +174,7 @@ func serve(args []string) int {
 			return 1
 		}
 	case <-ctx.Done():
-		log.Print("stepwise: shutting down")
+		slog.Info("stepwise: shutting down")
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := srv.Shutdown(shutdownCtx); err != nil {

@@ -66,7 +66,9 @@ func (s *Store) appendDialectText(text string) {
 		s.dialectText = it
 		s.dialectBuf.Reset()
 	}
-	s.dialectBuf.WriteString(text)
+	if growText(&s.dialectBuf, text) {
+		s.dialectText.Cut = true
+	}
 	s.dialectText.Text = s.dialectBuf.String()
 	s.touch(s.dialectText)
 }

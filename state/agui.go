@@ -27,7 +27,9 @@ type aguiState struct {
 	// message that starts again (the reference client appends to it)
 	// continues its item while that is still in the open group.
 	reasoningEnded map[string]*streamText
-	thinking       *streamText // the deprecated THINKING_TEXT_MESSAGE_*
+	// thinkingID is the reasoning message the deprecated
+	// THINKING_TEXT_MESSAGE_* events write ("" outside one).
+	thinkingID string
 
 	// The *_CHUNK shorthands continue the message or call they last named
 	// until another event type arrives.
@@ -37,6 +39,20 @@ type aguiState struct {
 	runInterrupts int      // on_interrupt events of this run
 	runLegacy     []string // the keys of this run's on_interrupt cards
 	runFailed     bool     // RUN_ERROR ended this run: nothing after it changes how
+	// clientCalls are this run's calls to client tools (client_tools.go).
+	clientCalls []string
+
+	// Sub-agents (agui_subagents.go): the invocations by id; nesting > 0
+	// while an event of one applies; childRun is the run under
+	// parentRunId being streamed, reopened the parent group it reopened;
+	// runGroups the last group of each run, runStartKey the item key a
+	// run started at.
+	subagents   map[string]*aguiSubagent
+	nesting     int
+	childRun    string
+	reopened    *Item
+	runGroups   map[string]*Item
+	runStartKey int
 }
 
 func (st *aguiState) init() {
@@ -45,6 +61,8 @@ func (st *aguiState) init() {
 	st.texts = map[string]*streamText{}
 	st.reasoning = map[string]*streamText{}
 	st.reasoningEnded = map[string]*streamText{}
+	st.subagents = map[string]*aguiSubagent{}
+	st.runGroups = map[string]*Item{}
 }
 
 // applyAGUI applies one AG-UI event frame; false when it is not valid.
@@ -63,6 +81,13 @@ func deltaText(raw json.RawMessage) (string, bool) {
 
 func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 	st := &s.dialectState().agui
+	if sub := s.aguiSubagentFor(st, ev); sub != nil {
+		return s.inSubagent(st, sub, ev, func() bool { return s.applyAGUIOwn(st, ev) })
+	}
+	return s.applyAGUIOwn(st, ev)
+}
+
+func (s *Store) applyAGUIOwn(st *aguiState, ev *wire.AGUIEvent) bool {
 	// A message streamed as chunks ends where the reference client's
 	// transformChunks closes it: at the next event of another kind (RAW,
 	// activities and encrypted values pass it by).
@@ -93,12 +118,18 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		if s.turn == nil {
 			s.startTurn() // its usage shows at its end
 		}
+		child := ev.ParentRunID != "" && ev.RunID != "" && (ev.ParentRunID == st.runID || st.runGroups[ev.ParentRunID] != nil)
 		if ev.RunID != "" {
 			st.runID = ev.RunID
+		}
+		st.runStartKey = s.nextKey
+		if child {
+			s.aguiChildRun(st, ev)
 		}
 		st.runInterrupts = 0
 		st.runLegacy = st.runLegacy[:0]
 		st.runFailed = false
+		st.clientCalls = nil
 		if st.conv.ThreadID == "" {
 			st.conv.ThreadID = ev.ThreadID
 		}
@@ -111,6 +142,11 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		}
 		s.aguiCloseStreams(st)
 		s.runUsage(wire.AGUIUsageOf(ev.Usage))
+		s.noteRunGroup(st)
+		s.aguiEndChildRun(st)
+		if ev.Outcome == nil || ev.Outcome.Type != "cancelled" {
+			s.aguiOpenClientCalls(st) // they wait for the user's answer
+		}
 		if ev.Outcome != nil {
 			switch ev.Outcome.Type {
 			case "interrupt":
@@ -140,6 +176,7 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 	case "RUN_ERROR":
 		st.runFailed = true
 		s.aguiCloseStreams(st)
+		s.aguiEndChildRun(st)
 		s.runUsage(wire.AGUIUsageOf(ev.Usage))
 		text, _ := wire.StringValue(ev.Message)
 		if text == "" {
@@ -237,20 +274,25 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		s.aguiEncrypted(st, ev)
 		return true
 	case "THINKING_TEXT_MESSAGE_START":
-		st.thinking = s.newStreamThinking()
+		// As @ag-ui/client's compatibility layer does: a reasoning
+		// message (of an id made here), kept with the conversation and
+		// sent back with it.
+		st.thinkingID = st.conv.newThinkingID()
+		s.aguiReasoningStart(st, st.thinkingID)
 		return true
 	case "THINKING_TEXT_MESSAGE_CONTENT":
 		delta, ok := deltaText(ev.Delta)
-		if !ok || st.thinking == nil {
+		if !ok || st.thinkingID == "" || st.reasoning[st.thinkingID] == nil {
 			return false
 		}
-		st.thinking.append(s, delta)
+		s.aguiReasoningAppend(st, st.thinkingID, delta)
 		return true
 	case "THINKING_TEXT_MESSAGE_END":
-		if st.thinking == nil {
+		if st.thinkingID == "" {
 			return false
 		}
-		st.thinking = nil
+		delete(st.reasoning, st.thinkingID)
+		st.thinkingID = ""
 		return true
 
 	case "TOOL_CALL_START":
@@ -305,10 +347,30 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 		s.aguiToolResult(st, ev)
 		return true
 
-	case "STEP_STARTED", "STEP_FINISHED", "RAW", "SUBAGENT_STARTED", "SUBAGENT_FINISHED":
+	case "STEP_STARTED", "STEP_FINISHED", "RAW":
+		return true
+	case "SUBAGENT_STARTED":
+		if ev.SubagentRunID == "" {
+			return false
+		}
+		s.aguiStartSubagent(st, ev.SubagentRunID, Subagent{Name: ev.Name, Description: ev.Description}, ev.ParentToolCallID, ev.ParentSubagentRunID)
+		return true
+	case "SUBAGENT_FINISHED":
+		s.aguiEndSubagent(st, ev.SubagentRunID, false)
 		return true
 	case "SUBAGENT_ERROR":
 		text, _ := wire.StringValue(ev.Message)
+		if sub := st.subagents[ev.SubagentRunID]; sub != nil {
+			// The sub-agent failed; the run may go on: the error is its.
+			saved := s.group
+			s.group = sub.group
+			it := s.newItem(KindError)
+			it.Text = text
+			s.place(it)
+			s.group = saved
+			s.aguiEndSubagent(st, ev.SubagentRunID, true)
+			return true
+		}
 		s.addError(text, "")
 		return true
 	case "STATE_SNAPSHOT":
@@ -360,6 +422,19 @@ func (s *Store) applyAGUIEvent(ev *wire.AGUIEvent) bool {
 // message that comes back after tool calls (LangGraph keeps one message id
 // per node) starts a new text item, so the answer reads in order.
 func (s *Store) aguiTextStart(st *aguiState, id, role string) {
+	if role == "user" && st.texts[id] == nil {
+		if m := st.conv.find(id); m == nil || m.Role != "user" {
+			// A user message the agent relays (one the user sent from
+			// elsewhere, say): shown as the user's, where it came. One
+			// this page sent, echoed back, is not shown twice.
+			st.conv.add(wire.AGUIMessage{ID: id, Role: "user"})
+			it := s.newItem(KindUser)
+			s.standalone(it)
+			st.texts[id] = &streamText{item: it}
+		}
+		st.builderFor(id)
+		return
+	}
 	if role != "" && role != "assistant" {
 		// Another role's text is part of the conversation, not the answer.
 		if st.conv.find(id) == nil {
@@ -385,7 +460,7 @@ func (s *Store) aguiTextStart(st *aguiState, id, role string) {
 
 func (s *Store) aguiTextAppend(st *aguiState, id, delta string) {
 	if b := st.content[id]; b != nil {
-		b.WriteString(delta)
+		growText(b, delta) // the conversation keeps what the page shows
 	}
 	t := st.texts[id]
 	if t == nil {
@@ -418,7 +493,7 @@ func (s *Store) aguiReasoningStart(st *aguiState, id string) {
 func (s *Store) aguiReasoningAppend(st *aguiState, id, delta string) {
 	st.reasoning[id].append(s, delta)
 	if b := st.content[id]; b != nil {
-		b.WriteString(delta)
+		growText(b, delta)
 	}
 }
 
@@ -451,6 +526,12 @@ func (s *Store) aguiToolStart(st *aguiState, id, name, parentID string) {
 	empty := []byte(nil)
 	st.args[id] = &empty
 	st.conv.addToolCall(parentID, wire.AGUIToolCall{ID: id, Type: "function", Function: wire.AGUIFunctionCall{Name: name}})
+	if clientToolKind(name) != "" {
+		// Its card stands for it once the run ends without a result.
+		s.hidden[id] = true
+		st.noteClientCall(id)
+		return
+	}
 	if displayAsContent[name] {
 		s.hidden[id] = true
 		return
@@ -511,7 +592,43 @@ func (s *Store) aguiToolResult(st *aguiState, ev *wire.AGUIEvent) {
 			msg.Error = text
 		}
 	}
-	st.conv.add(msg)
+	st.conv.addToolResult(msg)
+}
+
+// addToolResult adds a tool message where the reference client puts it:
+// right after the assistant message that holds its call (after the tool
+// messages already there), so that the call and its result stay together
+// when other messages came between; at the end when no message holds it.
+func (c *AGUIConversation) addToolResult(m wire.AGUIMessage) {
+	at := -1
+	for i := range c.Messages {
+		if c.Messages[i].Role != "assistant" {
+			continue
+		}
+		for _, tc := range c.Messages[i].ToolCalls {
+			if tc.ID == m.ToolCallID {
+				at = i
+			}
+		}
+		if at >= 0 {
+			break
+		}
+	}
+	if at < 0 {
+		c.add(m)
+		return
+	}
+	if m.SubagentRunID == "" {
+		m.SubagentRunID = c.subagent
+	}
+	at++
+	for at < len(c.Messages) && c.Messages[at].Role == "tool" {
+		at++
+	}
+	// By hand: slices.Insert on this large struct costs the wasm a few KB.
+	c.Messages = append(c.Messages, wire.AGUIMessage{})
+	copy(c.Messages[at+1:], c.Messages[at:])
+	c.Messages[at] = m
 }
 
 // aguiActivity shows an activity message's content: one item per message,
@@ -533,8 +650,10 @@ func (s *Store) aguiActivity(st *aguiState, id, activityType string, content jso
 		return // shown as its tool's app (mcpapp.go)
 	}
 	text := IndentJSON(content)
+	summary, progress := activityLive(content)
 	if it := st.activityItem(s, id); it != nil {
 		it.Text = text
+		it.Activity.Summary, it.Activity.Progress = summary, progress
 		s.touch(it)
 		return
 	}
@@ -544,7 +663,7 @@ func (s *Store) aguiActivity(st *aguiState, id, activityType string, content jso
 	a := wire.Activity{ActivityType: m.ActivityType}
 	name, icon := activityDisplay(&a)
 	it := s.newItem(KindActivity)
-	it.Activity = &ActivityInfo{Type: m.ActivityType, Name: name, Icon: icon}
+	it.Activity = &ActivityInfo{Type: m.ActivityType, Name: name, Icon: icon, Summary: summary, Progress: progress}
 	it.Text = text
 	it.titleLabel = name
 	it.BlockType = "agui:" + id // finds the item again; BlockType is unused for activities
@@ -560,24 +679,27 @@ func (st *aguiState) activityItem(s *Store, id string) *Item {
 			found = it
 		}
 	}
-	for _, it := range s.items {
-		visit(it)
-		if it.Group != nil {
-			for _, step := range it.Group.Steps {
-				visit(step)
+	var walk func(items []*Item)
+	walk = func(items []*Item) {
+		for _, it := range items {
+			visit(it)
+			if it.Group != nil {
+				walk(it.Group.Steps) // sub-agents' groups nest
 			}
 		}
 	}
+	walk(s.items)
 	return found
 }
 
 // aguiCloseStreams forgets the messages being streamed: the run is over.
 func (s *Store) aguiCloseStreams(st *aguiState) {
+	s.aguiCloseSubagents(st)
 	st.flush()
 	clear(st.texts)
 	clear(st.reasoning)
 	clear(st.reasoningEnded)
-	st.thinking = nil
+	st.thinkingID = ""
 }
 
 // aguiOpenInterrupt shows an interrupt and keeps it open until answered. An
@@ -611,6 +733,10 @@ func (s *Store) showInterrupt(in *OpenInterrupt) {
 	}
 	if in.Legacy != nil {
 		s.showLegacyInterrupt(in)
+		return
+	}
+	if in.ClientTool != nil {
+		s.showClientTool(in.ID, in.ClientTool.Name, in.ClientTool.Input, in.ExpiresAt)
 		return
 	}
 	if in.Reason == "tool_call" && in.ToolCallID != "" {
@@ -660,7 +786,7 @@ func (s *Store) showToolInterrupt(in *OpenInterrupt) {
 		}
 	}
 	it := s.newItem(KindApproval)
-	card := &ApprovalCard{ApprovalKey: in.ID, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds, Text: in.Message}
+	card := &ApprovalCard{ApprovalKey: in.ID, State: ApprovalPending, TimeoutSeconds: DefaultTimeoutSeconds, Text: in.Message, ExpiresAt: in.ExpiresAt}
 	action := ApprovalAction{Name: "tool", Args: emptyObject, Allowed: allowed}
 	tool := s.tools[in.ToolCallID]
 	if tool != nil {

@@ -93,6 +93,12 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		}
 		m := st.current(s)
 		m.Parts = append(m.Parts, wire.UIPart{Type: "reasoning-file", URL: c.URL, MediaType: c.MediaType, ProviderMetadata: c.ProviderMetadata})
+		// A file the model made while reasoning (v7): a step with its
+		// reasoning, shown as a file is (an image, else a link).
+		it := s.newItem(KindActivity)
+		it.Activity = &ActivityInfo{Type: "file", Name: c.MediaType, Icon: "📎"}
+		it.Text = c.URL
+		s.placeStep(it)
 		return true
 	case "steering-message":
 		// A message the user added while the agent ran (v7, experimental).
@@ -144,7 +150,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 			t.stream = s.newStreamText()
 		}
 		t.stream.append(s, c.Delta)
-		t.buf.WriteString(c.Delta)
+		growText(&t.buf, c.Delta) // the conversation keeps what the page shows
 		return true
 	case "text-end":
 		t := st.texts[c.ID]
@@ -167,7 +173,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 			return false
 		}
 		t.stream.append(s, c.Delta)
-		t.buf.WriteString(c.Delta)
+		growText(&t.buf, c.Delta)
 		return true
 	case "reasoning-end":
 		t := st.reasoning[c.ID]
@@ -283,7 +289,7 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		if c.ToolCallID == "" {
 			return false
 		}
-		s.uiToolOutput(c.ToolCallID, uiResultText(c.Output), c.Preliminary)
+		s.uiToolOutput(c.ToolCallID, uiResultText(c.Output), c.Output, c.Preliminary)
 		st.setToolPart(c.ToolCallID, "", false, func(p *wire.UIPart) {
 			p.State = "output-available"
 			p.Output, p.ErrorText, p.RawInput = rawOrNull(c.Output), "", nil
@@ -355,6 +361,8 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		if st.msg >= 0 {
 			st.mergeMetadata(c.MessageMetadata)
 			st.finished = st.conv.Messages[st.msg].ID
+			st.flushAll()
+			s.uiOpenClientCalls(st) // they wait for the user's answer
 		}
 		st.closeTexts()
 		st.msg = -1
@@ -438,6 +446,11 @@ func (s *Store) uiTool(id, name string, input json.RawMessage, title string) {
 	if s.status != StatusRunning {
 		s.beginRun()
 	}
+	if clientToolKind(name) != "" || s.hidden[id] {
+		// A client tool's card stands for it (client_tools.go).
+		s.hidden[id] = true
+		return
+	}
 	if s.tools[id] == nil && !displayAsContent[name] && s.group == nil {
 		s.openGroup("")
 	}
@@ -446,10 +459,13 @@ func (s *Store) uiTool(id, name string, input json.RawMessage, title string) {
 
 // uiToolOutput merges a tool's output; a preliminary one updates the
 // result and keeps the tool running.
-func (s *Store) uiToolOutput(id, text string, preliminary bool) {
+func (s *Store) uiToolOutput(id, text string, output json.RawMessage, preliminary bool) {
 	if !preliminary {
 		if s.tools[id] == nil && !s.hidden[id] && s.group == nil {
 			s.openGroup("")
+		}
+		if it := s.tools[id]; it != nil {
+			it.Tool.Progress = "" // the final output replaces the progress
 		}
 		s.toolResult(id, "", "success", text, nil, "")
 		return
@@ -463,7 +479,32 @@ func (s *Store) uiToolOutput(id, text string, preliminary bool) {
 		}
 	}
 	it.Tool.Result = &text
+	it.Tool.Progress = progressLine(output)
 	s.touch(it)
+}
+
+// progressLine is what a preliminary output says, as one line: a string,
+// or an object's text, message, status or title; "" when it says nothing
+// readable (its JSON still shows as the response).
+func progressLine(raw json.RawMessage) string {
+	text, ok := wire.StringValue(raw)
+	if !ok {
+		var o map[string]json.RawMessage
+		if json.Unmarshal(raw, &o) != nil {
+			return ""
+		}
+		for _, k := range []string{"text", "message", "status", "title"} {
+			if v, ok := wire.StringValue(o[k]); ok && strings.TrimSpace(v) != "" {
+				text = v
+				break
+			}
+		}
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if r := []rune(text); len(r) > 200 {
+		text = string(r[:199]) + "…"
+	}
+	return text
 }
 
 // uiToolDenied ends a tool the user refused to run.

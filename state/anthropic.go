@@ -135,6 +135,7 @@ func readContent(raw json.RawMessage) resultContent {
 			ErrorCode        json.RawMessage `json:"error_code"`
 			IsError          bool            `json:"is_error"`
 			EncryptedContent json.RawMessage `json:"encrypted_content"`
+			EncryptedStdout  json.RawMessage `json:"encrypted_stdout"`
 			Text             json.RawMessage `json:"text"`
 			Stdout           json.RawMessage `json:"stdout"`
 		}
@@ -143,7 +144,11 @@ func readContent(raw json.RawMessage) resultContent {
 			c.errorCode, _ = wire.StringValue(obj.ErrorCode)
 			c.errorType = strings.HasSuffix(c.typ, "_error")
 			c.isError = obj.IsError
-			c.encrypted = !wire.IsNull(obj.EncryptedContent) && wire.IsNull(obj.Text) && wire.IsNull(obj.Stdout)
+			// An advisor's redacted result holds encrypted_content; an
+			// encrypted code execution result (code execution run on web
+			// search results) encrypted_stdout, its output for the model.
+			encrypted := !wire.IsNull(obj.EncryptedContent) || !wire.IsNull(obj.EncryptedStdout)
+			c.encrypted = encrypted && wire.IsNull(obj.Text) && wire.IsNull(obj.Stdout)
 		}
 	}
 	return c
@@ -329,6 +334,7 @@ func (s *Store) addNotice(reason, detail string) {
 	it := s.newItem(KindNotice)
 	it.Notice = &Notice{Reason: reason, Detail: detail}
 	s.standalone(it)
+	s.keepShown(it)
 }
 
 // loopWentOn applies a message_start to the tools of the message before it.

@@ -29,6 +29,9 @@ const (
 	// NoticeNotAStream: the backend answered, but not with an event stream
 	// (an HTML page, say); Detail is what it was.
 	NoticeNotAStream = "not_a_stream"
+	// NoticeTimedOut: the backend's stream brought nothing for too long
+	// and the page ended the run.
+	NoticeTimedOut = "timed_out"
 )
 
 // FormCard is an interrupt's form (BACKENDS.md section 2): fields built
@@ -78,6 +81,7 @@ type viewForm struct {
 	Text        string          `json:"text"`
 	Fields      []viewFormField `json:"fields"`
 	Values      json.RawMessage `json:"values"`
+	ExpiresAt   string          `json:"expires_at,omitempty"`
 }
 
 type viewFormField struct {
@@ -89,7 +93,8 @@ type viewFormField struct {
 
 type viewApprovalText struct {
 	viewApproval
-	Text string `json:"text"`
+	Text      string `json:"text"`
+	ExpiresAt string `json:"expires_at,omitempty"`
 }
 
 // viewBackendItem is the view of the kinds and fields of this file; ok is
@@ -106,11 +111,11 @@ func viewBackendItem(it *Item, base viewBase) (v any, ok bool) {
 		if values == nil {
 			values = json.RawMessage("null")
 		}
-		return viewForm{base, f.ApprovalKey, f.State, f.Text, fields, values}, true
+		return viewForm{base, f.ApprovalKey, f.State, f.Text, fields, values, f.ExpiresAt}, true
 	case KindApproval:
-		if it.Approval.Text != "" {
+		if it.Approval.Text != "" || it.Approval.ExpiresAt != "" {
 			a := viewItemApproval(it, base)
-			return viewApprovalText{a, it.Approval.Text}, true
+			return viewApprovalText{a, it.Approval.Text, it.Approval.ExpiresAt}, true
 		}
 	}
 	return nil, false

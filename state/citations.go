@@ -26,8 +26,8 @@ func (s *Store) startText(ob *openBlock, b *wire.Block, prev *Item, prevCited bo
 		s.appendText(ob, b.Text)
 	} else {
 		it := s.newItem(KindText)
-		it.Text, it.Final = b.Text, b.IsFinal
-		ob.text.WriteString(b.Text)
+		it.Cut = growText(&ob.text, b.Text)
+		it.Text, it.Final = ob.text.String(), b.IsFinal
 		if b.IsPart {
 			s.place(it)
 		} else {

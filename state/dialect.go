@@ -157,6 +157,15 @@ func (s *Store) EndStreamUnexpectedly(detail string) Changes {
 	return s.changes
 }
 
+// EndStreamTimedOut ends a run whose stream brought nothing for too long
+// (the page aborted it): a notice says so, as EndStreamUnexpectedly.
+func (s *Store) EndStreamTimedOut() Changes {
+	s.begin()
+	s.addNotice(NoticeTimedOut, "")
+	s.setStatus(StatusError)
+	return s.changes
+}
+
 // StopRun ends the run the user stopped, in the modes where stopping is
 // aborting the request and the backend says nothing more: a stopped item,
 // tools still running interrupted, open cards expired. A run already over
@@ -194,7 +203,9 @@ func (t *streamText) append(s *Store, delta string) {
 	if delta == "" {
 		return
 	}
-	t.buf.WriteString(delta)
+	if growText(&t.buf, delta) {
+		t.item.Cut = true
+	}
 	t.item.Text = t.buf.String()
 	s.touch(t.item)
 }
@@ -202,7 +213,11 @@ func (t *streamText) append(s *Store, delta string) {
 // newStreamText starts a text item: it stands alone, closing the group.
 func (s *Store) newStreamText() *streamText {
 	it := s.newItem(KindText)
-	s.standalone(it)
+	if s.dialect != nil && s.dialect.agui.nesting > 0 {
+		s.place(it) // a sub-agent's text is a step of its group
+	} else {
+		s.standalone(it)
+	}
 	return &streamText{item: it}
 }
 

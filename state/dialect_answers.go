@@ -66,10 +66,18 @@ func (s *Store) AnswerCard(key string, a CardAnswer) (ready bool, err error) {
 		}
 		oi.Status = "resolved"
 		oi.Payload = payload
-		if oi.Legacy == nil && it.Approval != nil {
+		switch {
+		case oi.ClientTool != nil:
+			oi.Payload = clientToolResult(oi.ClientTool.Name, oi.ClientTool.Input, a)
+		case oi.Legacy == nil && it.Approval != nil:
 			oi.Payload = toolInterruptPayload(a.Decisions)
 		}
 		return st.agui.allAnswered(), nil
+	}
+	if p := st.ui.clientToolPart(key); p != nil {
+		p.State = "output-available"
+		p.Output = clientToolResult(partToolName(p), p.Input, a)
+		return st.ui.allAnswered(), nil
 	}
 	if p := st.ui.approvalPart(key); p != nil && len(a.Decisions) > 0 {
 		d := a.Decisions[0]
@@ -145,7 +153,7 @@ func (st *uiState) approvalPart(id string) *wire.UIPart {
 func (st *uiState) allAnswered() bool {
 	for i := range st.conv.Messages {
 		for _, p := range st.conv.Messages[i].Parts {
-			if p.State == "approval-requested" {
+			if p.State == "approval-requested" || waitsForClient(&p) {
 				return false
 			}
 		}

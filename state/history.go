@@ -98,7 +98,7 @@ func (s *Store) loadAssistant(m *wire.HistoryMessage) {
 	if text, ok := wire.StringValue(m.Content); ok {
 		if text != "" {
 			it := s.newItem(KindText)
-			it.Text = text
+			setText(it, text)
 			s.standalone(it)
 		}
 	} else if !wire.IsNull(m.Content) {

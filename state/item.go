@@ -51,6 +51,11 @@ type Item struct {
 
 	Text  string // user, text, thinking, error, activity content
 	Final bool   // text: is_final
+	// Cut: the text reached MaxItemText and what came after was dropped.
+	Cut bool
+	// Answer marks a turn's answer: its last top-level text, once the turn
+	// has ended (answer.go). The UI gives it the copy button.
+	Answer bool
 	// ErrorType is an error item's error.type when the backend sent one
 	// (agent_restarted, overloaded_error...), so the page can say it in
 	// the reader's language.
@@ -114,6 +119,9 @@ type Tool struct {
 	// PartialInput is input JSON that never became valid (cut by
 	// max_tokens): Input stays as it was, the UI shows this text instead.
 	PartialInput string
+	// Progress is what a tool still running last reported (an AI SDK
+	// preliminary output) as one line, "" once its final result came.
+	Progress string
 	// Denied: the user refused to run it (AI SDK tool-output-denied); the
 	// UI says so in its own words.
 	Denied bool
@@ -129,6 +137,10 @@ type Tool struct {
 	// InputStreaming: its input is still arriving (an app gets it as
 	// partial input until then).
 	InputStreaming bool
+	// Cancelled: its result came with status cancelled; Rejected: its
+	// approval was rejected. Both have Status ToolError (PROTOCOL.md
+	// section 3); the UI tells them from a failure.
+	Cancelled, Rejected bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta
@@ -142,6 +154,9 @@ type Tool struct {
 type Group struct {
 	Open  bool
 	Steps []*Item
+	// Subagent is set on the group of a sub-agent's work (AG-UI
+	// subagentRunId, or a run under parentRunId), nested in its parent's.
+	Subagent *Subagent
 
 	startSummary string
 	endSummary   string
@@ -171,6 +186,13 @@ func (g *Group) openTitle() string {
 		}
 	}
 	return g.startSummary
+}
+
+// Subagent names the sub-agent whose work a group holds.
+type Subagent struct {
+	Name        string // "" for a run that names none
+	Description string
+	Failed      bool // SUBAGENT_ERROR
 }
 
 // Visible is how many of the newest steps show: at most 3 while the group
@@ -234,6 +256,9 @@ type ApprovalCard struct {
 	// approval with isAutomatic); the UI marks the decision as the
 	// policy's.
 	Automatic bool
+	// ExpiresAt is when the agent stops waiting (RFC 3339; an AG-UI
+	// interrupt's expiresAt), "" for never.
+	ExpiresAt string
 
 	tools []*Item // the tool each action concerns, nil where none
 }
@@ -266,6 +291,10 @@ type ActivityInfo struct {
 	Type string // activity_type
 	Name string // display name
 	Icon string
+	// Summary and Progress are what an AG-UI activity's content says of
+	// itself, kept up to date (activity_live.go); "" and nil when none.
+	Summary  string
+	Progress *float64
 }
 
 // DefaultTimeoutSeconds is the countdown of a question or approval that

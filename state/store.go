@@ -147,6 +147,7 @@ type openBlock struct {
 	kind        string
 	item        *Item
 	approvalKey string
+	createdAt   string // an approval_request block's created_at, for its delta
 	text        strings.Builder
 	cited       bool // a text block that carries citations
 	// firstCitation is the index in the item's Citations of the block's
@@ -460,8 +461,8 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		s.startText(ob, b, prevText, prevCited)
 	case "thinking":
 		it := s.newItem(KindThinking)
-		it.Text = b.Thinking
-		ob.text.WriteString(b.Thinking)
+		it.Cut = growText(&ob.text, b.Thinking)
+		it.Text = ob.text.String()
 		s.place(it)
 		ob.item = it
 	case "tool_use", "server_tool_use", "mcp_tool_use":
@@ -521,7 +522,7 @@ func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
 		if b.ApprovalKey == "" {
 			return false
 		}
-		ob.approvalKey = b.ApprovalKey
+		ob.approvalKey, ob.createdAt = b.ApprovalKey, b.CreatedAt
 		if actions := firstNonEmpty(b.ActionRequests, b.ActionRequestsCamel); len(actions) > 0 {
 			s.approvalRequest(b.ApprovalKey, actions, firstNonEmpty(b.ReviewConfigs, b.ReviewConfigsCamel), b.TimeoutSeconds, b.CreatedAt)
 		}
@@ -599,7 +600,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
-			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, "")
+			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, ob.createdAt)
 		}
 	}
 	return true
@@ -611,7 +612,9 @@ func (s *Store) appendText(ob *openBlock, text string) {
 	if text == "" {
 		return
 	}
-	ob.text.WriteString(text)
+	if growText(&ob.text, text) {
+		ob.item.Cut = true
+	}
 	ob.item.Text = ob.text.String()
 	if ob.cited {
 		s.movePassageEnd(ob)
@@ -664,8 +667,8 @@ func (s *Store) touch(it *Item) {
 	s.rev++
 	it.Rev = s.rev
 	top := it
-	if it.parent != nil {
-		top = it.parent
+	for top.parent != nil { // a step, maybe of a nested group
+		top = top.parent
 		top.Rev = s.rev
 	}
 	if top.dirtyEpoch != s.epoch {
@@ -741,13 +744,14 @@ func (s *Store) addError(text, errorType string) {
 	it.Text = text
 	it.ErrorType = errorType
 	s.standalone(it)
+	s.keepShown(it)
 }
 
 func (s *Store) addUser(text string) {
 	s.dialectText = nil
 	s.endTurn()
 	it := s.newItem(KindUser)
-	it.Text = text
+	setText(it, text)
 	s.standalone(it)
 	s.brandPending = true
 	s.msgType = ""
@@ -762,6 +766,7 @@ func (s *Store) terminal(it *Item, status AgentStatus) {
 		s.expire(s.pending[0], ToolInterrupted)
 	}
 	s.standalone(it)
+	s.keepShown(it)
 	s.setStatus(status)
 	s.dialectText = nil
 	s.openMessageID = "" // the message ended with the run
@@ -783,6 +788,12 @@ func (s *Store) setStatus(st AgentStatus) {
 			s.touch(it)
 		}
 		clear(s.active)
+		if s.dialect != nil && len(s.dialect.agui.subagents) > 0 {
+			s.aguiCloseSubagents(&s.dialect.agui) // their run is over
+		}
+		if s.turn == nil {
+			s.markAnswer() // a dialect that keeps no turns (AI SDK)
+		}
 	}
 	s.status = st
 	s.changes.Status = true

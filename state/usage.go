@@ -140,6 +140,7 @@ func (s *Store) endTurn() {
 		return
 	}
 	s.commitMessageUsage()
+	s.markAnswer()
 	s.turn = nil
 	if !t.hasUsage || len(s.items) <= t.first {
 		return

@@ -104,6 +104,9 @@ type viewTool struct {
 	Input    json.RawMessage `json:"input"`
 	Result   *string         `json:"result"`
 	Artifact json.RawMessage `json:"artifact"`
+	// Progress: what a tool still running reports (AI SDK preliminary
+	// outputs), until its result.
+	Progress string `json:"progress,omitempty"`
 	// UI is the tool's MCP App (docs/protocol-extensions.md), absent for
 	// none.
 	UI *viewToolUI `json:"ui,omitempty"`
@@ -115,6 +118,8 @@ type viewGroup struct {
 	Title   string `json:"title"`
 	Visible int    `json:"visible"`
 	Steps   []any  `json:"steps"`
+	// Subagent: the group holds a sub-agent's work.
+	Subagent *viewSubagent `json:"subagent,omitempty"`
 }
 
 type viewQuestion struct {
@@ -141,12 +146,21 @@ type viewApprovalAction struct {
 	Decision *string         `json:"decision"`
 }
 
+type viewSubagent struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Failed      bool   `json:"failed,omitempty"`
+}
+
 type viewActivity struct {
 	viewBase
 	ActivityType string `json:"activity_type"`
 	Name         string `json:"name"`
 	Icon         string `json:"icon"`
 	Text         string `json:"text"`
+	// Summary and Progress: a live AG-UI activity's own account.
+	Summary  string   `json:"summary,omitempty"`
+	Progress *float64 `json:"progress,omitempty"`
 }
 
 type viewUnknown struct {
@@ -181,7 +195,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, viewAppOf(t)}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, viewAppOf(t)}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()
@@ -192,7 +206,11 @@ func viewItem(it *Item, top bool) any {
 		for _, st := range g.Steps {
 			steps = append(steps, viewItem(st, false))
 		}
-		return viewGroup{base, g.Open, title, g.Visible(), steps}
+		var sub *viewSubagent
+		if g.Subagent != nil {
+			sub = &viewSubagent{g.Subagent.Name, g.Subagent.Description, g.Subagent.Failed}
+		}
+		return viewGroup{base, g.Open, title, g.Visible(), steps, sub}
 	case KindQuestion:
 		q := it.Question
 		return viewQuestion{base, q.ApprovalKey, q.State, q.Questions, q.Answers}
@@ -208,7 +226,7 @@ func viewItem(it *Item, top bool) any {
 		}
 		return viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
 	case KindActivity:
-		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text}
+		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text, it.Activity.Summary, it.Activity.Progress}
 	case KindUnknown:
 		return viewUnknown{base, it.BlockType}
 	case KindNotice:

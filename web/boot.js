@@ -139,6 +139,33 @@
     channel.port2.postMessage(null);
   };
 
+  // stepwiseEnterSends(keydown) is the one rule of the message box, for
+  // this page's box and the app's (components/composer.go): does this
+  // keydown send the message? Enter does, unless
+  // - Shift is held (a new line);
+  // - an input method is composing: isComposing, or keyCode 229, which
+  //   is what Chromium and Safari give the key that commits a composition;
+  // - it comes right after a compositionend: Safari ends the composition
+  //   first, then sends the Enter that committed it with isComposing
+  //   false (5 ms or so apart; a person's next Enter comes far later);
+  // - the keyboard is a touch one (a coarse pointer and no fine one):
+  //   there Enter is a new line and the Send button sends. Ctrl or Cmd
+  //   with Enter sends there too.
+  var composedAt = -Infinity;
+  document.addEventListener("compositionend", function (e) {
+    composedAt = e.timeStamp;
+  }, true);
+  function touchOnly() {
+    return !!window.matchMedia && matchMedia("(pointer: coarse)").matches && !matchMedia("(any-pointer: fine)").matches;
+  }
+  window.stepwiseEnterSends = function (e) {
+    if (e.key !== "Enter" || e.shiftKey || e.altKey) return false;
+    if (e.isComposing || e.keyCode === 229) return false;
+    if (e.timeStamp - composedAt < 100) return false;
+    if (!e.ctrlKey && !e.metaKey && touchOnly()) return false;
+    return true;
+  };
+
   if (root.dataset.stepwise === "ready") return; // the app already runs
 
   var params = new URLSearchParams(location.search);
@@ -184,7 +211,7 @@
     }
   }
   function onKeyDown(e) {
-    if (e.key !== "Enter" || e.shiftKey || e.isComposing || e.keyCode === 229) return;
+    if (!window.stepwiseEnterSends(e)) return;
     e.preventDefault();
     keep();
   }

@@ -37,9 +37,13 @@
   if (window.Stepwise && window.Stepwise.version) return;
   var script = document.currentScript;
   var data = (script && script.dataset) || {};
-  // The app is where data-stepwise-url says, else where this script came from.
-  var appURL = new URL(data.stepwiseUrl || (script && script.src) || location.href, location.href);
-  var origin = appURL.origin;
+  // The app is where data-stepwise-url says, else where this script came
+  // from (its folder's parent: the app's root, a base path such as /chat/
+  // included).
+  var appRoot = data.stepwiseUrl ? new URL(data.stepwiseUrl, location.href) :
+    new URL("..", (script && script.src) || location.href);
+  appRoot = new URL(appRoot.pathname.replace(/\/?$/, "/"), appRoot);
+  var origin = appRoot.origin;
   // This loader runs before (and without) the app, so its few words cannot
   // come from the app's catalogs (components/i18n): they live here, in the
   // same three languages.
@@ -65,7 +69,7 @@
 
   function load() {
     if (frame || !container) return;
-    var src = new URL("/", origin);
+    var src = new URL(appRoot.pathname, origin);
     if (data.session) src.searchParams.set("session", data.session);
     if (data.lang) src.searchParams.set("lang", data.lang);
     src.searchParams.set("parent_origin", location.origin);
@@ -144,7 +148,7 @@
   }
   function icon(size) {
     var img = document.createElement("img");
-    img.src = new URL("/web/logo.svg", origin).href;
+    img.src = new URL("web/logo.svg", appRoot).href;
     img.alt = "";
     img.width = size; img.height = size;
     img.style.cssText = "display:block;border-radius:" + size / 4 + "px";

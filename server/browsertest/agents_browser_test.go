@@ -62,10 +62,16 @@ func countKind(kind string) string {
 }
 
 func TestAISDKRouteInTheBrowser(t *testing.T) {
-	backend := startAgentServer(t, "aisdk-server.mjs")
+	for _, v := range aiVersions {
+		t.Run("ai"+v, func(t *testing.T) { testAISDKRouteInTheBrowser(t, v) })
+	}
+}
+
+func testAISDKRouteInTheBrowser(t *testing.T, major string) {
+	backend := startAISDKServer(t, major)
 	base := agentSite(t, agentproxy.AISDK, backend+"/api/chat")
 	p := newPage(t)
-	p.openAt(base, "/?session=aisdk-browser&lang=en")
+	p.openAt(base, "/?session=aisdk-browser-"+major+"&lang=en")
 	p.waitConnected()
 
 	// A whole turn: reasoning and a tool in a group, a source, the answer.
@@ -133,7 +139,7 @@ func TestAISDKRouteInTheBrowser(t *testing.T) {
 	p.waitJS(countKind("stopped")+` === 1`, 20*time.Second)
 	p.waitJS(agentStatus+` === "stopped"`, 10*time.Second)
 	post(t, backend+"/release")
-	p.screenshot("agent-aisdk")
+	p.screenshot("agent-aisdk-ai" + major)
 }
 
 func TestAGUIAgentInTheBrowser(t *testing.T) {

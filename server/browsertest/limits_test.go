@@ -13,9 +13,10 @@ import (
 	"stepwise/server/site"
 )
 
-// A message refused by the server's limit on new conversations comes back
-// to the composer, with the server's sentence in the page's notice, over
-// WebSocket and SSE; nothing is added to the conversation.
+// A message refused by the server's limit on new conversations says so on
+// itself, with the server's sentence and a retry, over WebSocket and SSE;
+// nothing is added to the conversation, and Edit takes the text back to
+// the composer (docs/interaction.md, "Sending").
 func TestNewConversationOverTheLimitIsRefused(t *testing.T) {
 	scenarios, err := demo.LoadScenarios("testdata/scenarios")
 	if err != nil {
@@ -42,15 +43,17 @@ func TestNewConversationOverTheLimitIsRefused(t *testing.T) {
 		p.openAt(srv.URL, "/?session=limit-"+transport+"&lang=en&transport="+transport)
 		p.waitConnected()
 		p.send("one conversation too many")
-		p.waitJS(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes('too many conversations')`, 15*time.Second)
-		p.waitJS(composerValue+` === "one conversation too many"`, 5*time.Second)
+		failed := `document.querySelector('[data-testid="outgoing"][data-state="failed"]')`
+		p.waitJS(failed+` && `+failed+`.textContent.includes('too many conversations')`, 15*time.Second)
 		if n := eval[int](p, `document.querySelectorAll('[data-kind="user"]').length`); n != 0 {
 			t.Errorf("%s: %d user messages shown, want none", transport, n)
 		}
-		notice := eval[string](p, `document.querySelector('.notice').textContent`)
-		if !strings.Contains(notice, "Could not send") {
-			t.Errorf("%s: notice %q", transport, notice)
+		status := eval[string](p, failed+`.querySelector('.outgoing-text').textContent`)
+		if !strings.HasPrefix(status, "Not sent: ") {
+			t.Errorf("%s: the message says %q", transport, status)
 		}
 		p.screenshot("refused-new-conversation-" + transport)
+		p.click(`[data-testid="outgoing-edit"]`)
+		p.waitJS(composerValue+` === "one conversation too many"`, 5*time.Second)
 	}
 }

@@ -154,12 +154,12 @@ func TestLiveOverSSE(t *testing.T) {
 	p.send("/parallel")
 	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="group"]')`, 30*time.Second)
 	sameView(t, p.view(), serverView(t, "live-sse"))
-	// A message while the agent runs (held at its gate) is refused with a
-	// clear notice.
+	// A message while the agent runs (held at its gate) is queued for the
+	// run's end (sending_test.go has the rest).
 	p.send("/gated-group")
 	p.waitJS(runningGroup, 15*time.Second)
 	p.send("again")
-	p.waitJS(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes('already running')`, 10*time.Second)
+	p.waitJS(`document.querySelector('[data-testid="outgoing"][data-state="queued"]')`, 10*time.Second)
 	p.reload()
 	p.waitJS(`document.querySelectorAll('[data-kind="user"]').length === 2 && `+runningGroup, 20*time.Second)
 	if !agent.Release("live-sse") {

@@ -34,6 +34,15 @@ var upstreamPages = []struct {
 	{"handmade-langgraph-both-channels.jsonl", "../../state/testdata/handmade/langgraph-interrupt-both-channels.jsonl",
 		"../../state/testdata/handmade/langgraph-interrupt-both-channels.view.json",
 		[]string{"I drafted the email."}},
+	{"upstream-agui-reasoning-encrypted.jsonl", "../../state/testdata/upstream/ag-ui/dart-reasoning-events.jsonl",
+		"../../state/testdata/upstream/ag-ui/dart-reasoning-events.view.json",
+		[]string{"Reasoning"}},
+	{"upstream-agui-activity.jsonl", "../../state/testdata/upstream/ag-ui/dart-activity-events.jsonl",
+		"../../state/testdata/upstream/ag-ui/dart-activity-events.view.json",
+		[]string{"Indexing files", "100%"}},
+	{"handmade-agui-subagents.jsonl", "../../state/testdata/handmade/agui-subagents.jsonl",
+		"../../state/testdata/handmade/agui-subagents.view.json",
+		[]string{"The researcher found that sub-agents attribute their events."}},
 }
 
 func TestUpstreamStreamsInThePage(t *testing.T) {
@@ -75,6 +84,15 @@ func TestUpstreamStreamsCards(t *testing.T) {
 	details := eval[string](p, `document.querySelector('[data-tool-id="srvtoolu_advisor_redacted"] .tool-details').textContent`)
 	if !strings.Contains(details, "Le résultat est chiffré : seul le modèle peut le lire.") || strings.Contains(details, "opaque-encrypted-advice") {
 		t.Errorf("encrypted result reads %q", details)
+	}
+
+	// AG-UI reasoning: shown; its encrypted value kept, never shown.
+	p.replayURL("/fixtures/upstream-agui-reasoning-encrypted.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] .group-header`)))
+	p.waitJS(conversation+`.textContent.includes("Analyzing the request... considering options.")`, 5*time.Second)
+	if eval[bool](p, `document.documentElement.outerHTML.includes("ZW5jcnlwdGVkLXBheWxvYWQ=")`) {
+		t.Error("the encrypted reasoning value is in the page")
 	}
 
 	p.replayURL("/fixtures/handmade-langgraph-both-channels.jsonl", "max", "en")

@@ -48,7 +48,7 @@ func checkDataFile(path string) error {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
-		return fmt.Errorf("data file %s is in use by another server", path)
+		return inUseError(path)
 	case err != nil:
 		return &DamagedError{path, err}
 	}

@@ -62,6 +62,12 @@ func eventKey(id int) []byte {
 	return k[:]
 }
 
+// inUseError says that another server holds the data file (bbolt's lock):
+// the demo agent is one process.
+func inUseError(path string) error {
+	return fmt.Errorf("data file %s is in use by another server: the demo agent's data file serves one process (give each server its own -data; replicas go in front of a -backend)", path)
+}
+
 // openDB opens (or creates) the data file. Another server holding it is
 // an error after a second, not a hang. A file that holds what the agent
 // needs but cannot be written (a full disk) opens, with readOnly saying
@@ -74,7 +80,7 @@ func openDB(path string) (db *bolt.DB, readOnly, err error) {
 	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		if err == bolt.ErrTimeout {
-			return nil, nil, fmt.Errorf("data file %s is in use by another server", path)
+			return nil, nil, inUseError(path)
 		}
 		return nil, nil, fmt.Errorf("data file %s: %w", path, err)
 	}

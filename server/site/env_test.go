@@ -17,7 +17,7 @@ import (
 func TestEnvReachesThePage(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
-	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir, Env: map[string]string{"STEPWISE_PROTOCOL": "ai-sdk", "STEPWISE_AGENT_NAME": "Helper"}})
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir, Env: map[string]string{"STEPWISE_PAGE_PROTOCOL": "ai-sdk", "STEPWISE_PAGE_AGENT_NAME": "Helper"}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	defer srv.Close()
@@ -25,6 +25,6 @@ func TestEnvReachesThePage(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	assert.Contains(t, string(body), `"STEPWISE_PROTOCOL":"ai-sdk"`)
-	assert.Contains(t, string(body), `"STEPWISE_AGENT_NAME":"Helper"`)
+	assert.Contains(t, string(body), `"STEPWISE_PAGE_PROTOCOL":"ai-sdk"`)
+	assert.Contains(t, string(body), `"STEPWISE_PAGE_AGENT_NAME":"Helper"`)
 }

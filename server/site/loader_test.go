@@ -37,7 +37,7 @@ func TestLoaderFetchesTheWasmEarlyAndOnce(t *testing.T) {
 	}
 
 	resp, _ := get("/")
-	assert.Equal(t, []string{wasmPreload}, resp.Header.Values("Link"))
+	assert.Equal(t, []string{wasmPreload("")}, resp.Header.Values("Link"))
 	resp, _ = get("/web/stepwise.css")
 	assert.Empty(t, resp.Header.Values("Link"), "the page's alone")
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,15 @@ type Config struct {
 	// FrameSrc are the origins the page may frame: the MCP Apps sandbox
 	// proxy's (docs/mcp-apps.md). Empty: none but its own.
 	FrameSrc []string
+	// BasePath serves the site under this path ("/chat"; "" for the root,
+	// see NormalizeBasePath): a reverse proxy in front forwards /chat/...
+	// with the prefix kept. The pages, app.wasm, the worker (scoped to
+	// it) and the API's default paths are all below it; the API handler
+	// sees its paths without it (/api/...).
+	BasePath string
+	// AllowedOrigins are other origins whose pages may call the API
+	// (CORS): a static build served elsewhere (cors.go).
+	AllowedOrigins []string
 }
 
 // New returns the site's handler. It fails when app.wasm is missing.
@@ -51,7 +61,8 @@ func New(cfg Config) (http.Handler, error) {
 	if wasm.br == nil {
 		log.Printf("stepwise: no app.wasm.br made from this app.wasm (install brotli and run make build): serving gzip")
 	}
-	worker, err := serviceWorkerTemplate()
+	base := cfg.BasePath
+	worker, err := serviceWorkerTemplate(base)
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +86,17 @@ func New(cfg Config) (http.Handler, error) {
 		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
-		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)}))},
+		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)})), base},
 	}
-	if h.Version, err = shellVersion(wasm.hash, cfg.WebDir, h); err != nil {
+	loaderPatches := appJSPatches(base)
+	if h.Version, err = shellVersion(wasm.hash, cfg.WebDir, h, loaderPatches); err != nil {
 		return nil, err
 	}
-	loader, err := newPatchedScript(h, "/app.js", appJSPatches)
+	loader, err := newPatchedScript(h, "/app.js", loaderPatches)
+	if err != nil {
+		return nil, err
+	}
+	manifest, err := newManifest(h, base)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +107,8 @@ func New(cfg Config) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/app.js", loader)
 	mux.Handle("/wasm_exec.js", wasmExec)
+	mux.Handle("/manifest.webmanifest", manifest)
+	mux.Handle("/manifest.json", manifest)
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
@@ -105,10 +123,10 @@ func New(cfg Config) (http.Handler, error) {
 		w.Write(sc.EventsJSONL())
 	})
 	if cfg.API != nil {
-		mux.Handle("/api/", streamsWithoutDeadlines(cfg.API))
+		mux.Handle("/api/", allowOrigins(cfg.AllowedOrigins, streamsWithoutDeadlines(cfg.API)))
 	}
-	mux.Handle("/", preloadWasm(servePage(inReadersLanguage(h), cfg.API)))
-	return allowedHostsOnly(cfg.AllowedHosts, securityHeaders(cfg, compressText(mux))), nil
+	mux.Handle("/", preloadWasm(base, servePage(inReadersLanguage(h), cfg.API)))
+	return allowedHostsOnly(cfg.AllowedHosts, securityHeaders(cfg, underBasePath(base, compressText(mux)))), nil
 }
 
 // inReadersLanguage hands the prerender the reader's language when the URL
@@ -141,10 +159,23 @@ func firstLanguage(header string) string {
 	return tag
 }
 
-// securityHeaders sets a strict policy: go-app's page loads its scripts
-// from files, so no inline script runs at all; compiling app.wasm needs
-// 'wasm-unsafe-eval' (which allows no JavaScript eval).
+// securityHeaders sets SecurityHeaders on every response.
 func securityHeaders(cfg Config, next http.Handler) http.Handler {
+	headers := SecurityHeaders(cfg)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for k, v := range headers {
+			h[k] = slices.Clone(v)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// SecurityHeaders are the headers of every response: a strict policy.
+// go-app's page loads its scripts from files, so no inline script runs at
+// all; compiling app.wasm needs 'wasm-unsafe-eval' (which allows no
+// JavaScript eval). A static build (export) writes them out for its host.
+func SecurityHeaders(cfg Config) http.Header {
 	ancestors := "'self'"
 	if len(cfg.FrameAncestors) > 0 {
 		ancestors = strings.Join(cfg.FrameAncestors, " ")
@@ -164,15 +195,13 @@ func securityHeaders(cfg Config, next http.Handler) http.Handler {
 		"form-action 'self'",
 		"frame-ancestors " + ancestors,
 	}, "; ")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		next.ServeHTTP(w, r)
-	})
+	return http.Header{
+		"Content-Security-Policy":    {csp},
+		"X-Content-Type-Options":     {"nosniff"},
+		"Referrer-Policy":            {"strict-origin-when-cross-origin"},
+		"Cross-Origin-Opener-Policy": {"same-origin"},
+		"Permissions-Policy":         {"camera=(), microphone=(), geolocation=()"},
+	}
 }
 
 // filesOnly serves files, never a directory: /web/ and its folders list
@@ -206,18 +235,39 @@ func streamsWithoutDeadlines(api http.Handler) http.Handler {
 	})
 }
 
-// staticDir serves /web/... from the web directory and keeps those URLs as
-// they are (app.LocalDir expects the folder above web/ and resolves to
-// relative paths).
-type staticDir struct{ http.Handler }
+// staticDir serves /web/... from the web directory and resolves the
+// site's URLs (the page's links, scripts, the worker's files) below the
+// base path (app.LocalDir expects the folder above web/ and resolves to
+// relative paths; app.PrefixedLocation serves no files).
+type staticDir struct {
+	http.Handler
+	basePath string
+}
 
-func (staticDir) Resolve(location string) string { return location }
+func (d staticDir) Resolve(location string) string {
+	if d.basePath == "" || !strings.HasPrefix(location, "/") || strings.HasPrefix(location, "//") {
+		return location // no base path, or a relative or remote URL
+	}
+	return d.basePath + location
+}
 
 // pageEnv is what every page is given: the client's settings, and the
 // names of the scenarios this server plays (-scenarios ones included), which
 // the empty state suggests.
 func pageEnv(cfg Config) map[string]string {
 	env := map[string]string{}
+	if cfg.BasePath != "" {
+		// The API's default paths, below the base path (a path set by a
+		// flag is taken as it is).
+		d := client.DefaultConfig()
+		for k, path := range map[string]string{
+			client.EnvHistoryPath: d.HistoryPath, client.EnvWSPath: d.WSPath, client.EnvEventsPath: d.EventsPath,
+			client.EnvCommandsPath: d.CommandsPath, client.EnvSessionsPath: d.SessionsPath,
+			client.EnvAgentPath: d.AgentPath, client.EnvChatPath: d.ChatPath,
+		} {
+			env[k] = cfg.BasePath + path
+		}
+	}
 	for k, v := range cfg.Env {
 		env[k] = v
 	}

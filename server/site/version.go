@@ -22,7 +22,7 @@ import (
 // alone, a deploy that changed only stepwise.css, boot.js or a server
 // flag would answer 304 to browsers holding the old files, and installed
 // apps would keep them until app.wasm changed.
-func shellVersion(wasmHash, webDir string, h *app.Handler) (string, error) {
+func shellVersion(wasmHash, webDir string, h *app.Handler, loaderPatches []scriptPatch) (string, error) {
 	sum := sha256.New()
 	fmt.Fprintf(sum, "wasm %s\n", wasmHash)
 	err := filepath.WalkDir(webDir, func(path string, d fs.DirEntry, err error) error {
@@ -51,6 +51,6 @@ func shellVersion(wasmHash, webDir string, h *app.Handler) (string, error) {
 	}
 	fmt.Fprintf(sum, "handler %q %q %q %q %q %q %q %q %+v %q %q\n", h.Name, h.ShortName, h.Title, h.Description, h.Lang,
 		h.BackgroundColor, h.ThemeColor, h.LoadingLabel, h.Icon, h.Styles, h.Scripts)
-	fmt.Fprintf(sum, "worker %q\npatches %q %q\n", h.ServiceWorkerTemplate, appJSPatches, wasmExecPatches)
+	fmt.Fprintf(sum, "worker %q\npatches %q %q\n", h.ServiceWorkerTemplate, loaderPatches, wasmExecPatches)
 	return hex.EncodeToString(sum.Sum(nil)[:6]), nil
 }

@@ -57,7 +57,7 @@ func TestVersionFollowsWhatPagesReceive(t *testing.T) {
 	assert.Equal(t, http.StatusOK, rec.Code)
 	assert.Contains(t, rec.Body.String(), "navy")
 
-	flagged := serve(map[string]string{"STEPWISE_PROTOCOL": "ai-sdk"})
+	flagged := serve(map[string]string{"STEPWISE_PAGE_PROTOCOL": "ai-sdk"})
 	assert.NotEqual(t, restyled.worker, flagged.worker, "a new server flag reaches pages: a new version")
 
 	write("app.wasm", "\x00asm2")

@@ -62,6 +62,9 @@ func relayWebSocket(target *url.URL, w http.ResponseWriter, r *http.Request) {
 	if o := r.Header.Get("Origin"); o != "" {
 		header.Set("Origin", o)
 	}
+	for k, v := range deploymentHeader(r) { // -backend-header (credentials.go)
+		header[k] = append([]string(nil), v...)
+	}
 	var protocols []string
 	for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
 		for _, p := range strings.Split(v, ",") {

@@ -60,6 +60,15 @@ type AGUIEvent struct {
 
 	// THINKING_START (deprecated) carries a title.
 	Title string `json:"title"`
+
+	// Sub-agents: the invocation an event is attributed to, and
+	// SUBAGENT_STARTED's own fields; RUN_STARTED's parentRunId names the
+	// run that spawned this one.
+	SubagentRunID       string `json:"subagentRunId"`
+	ParentSubagentRunID string `json:"parentSubagentRunId"`
+	ParentToolCallID    string `json:"parentToolCallId"`
+	Description         string `json:"description"`
+	ParentRunID         string `json:"parentRunId"`
 }
 
 // AGUIOutcome is why a run finished: "success", "interrupt" (with its
@@ -96,6 +105,9 @@ type AGUIMessage struct {
 	// EncryptedValue is kept and sent back as the agent gave it.
 	EncryptedValue string          `json:"encryptedValue,omitempty"`
 	Metadata       json.RawMessage `json:"metadata,omitempty"`
+	// SubagentRunID is the sub-agent invocation that produced it, kept as
+	// the reference client keeps it.
+	SubagentRunID string `json:"subagentRunId,omitempty"`
 }
 
 // AGUIToolCall is a call an assistant message made.

@@ -22,13 +22,22 @@ func (e SSEEvent) Done() bool { return strings.TrimSpace(e.Data) == "[DONE]" }
 // with ":" is a comment; "data" lines accumulate; a blank line dispatches.
 // Bytes can arrive in chunks of any size (a fetch stream's reads): a line
 // cut between two chunks is completed by the next.
+//
+// With MaxData set, an event whose data would pass MaxData bytes is
+// skipped as it is read (its lines are never held whole) and counted in
+// Skipped: one endless line cannot take the reader's memory.
 type SSEParser struct {
-	line    []byte
-	data    strings.Builder
-	event   string
-	id      string
-	hasData bool
-	afterCR bool // the last byte seen was a CR: a following LF is part of it
+	MaxData int // 0: no limit
+	Skipped int // events skipped for MaxData
+
+	line     []byte
+	data     strings.Builder
+	event    string
+	id       string
+	hasData  bool
+	afterCR  bool // the last byte seen was a CR: a following LF is part of it
+	tooLarge bool // the event being read passed MaxData: it is skipped
+	dropLine bool // the line being read passed MaxData: its bytes are dropped
 }
 
 // Feed parses chunk and calls emit for each complete event.
@@ -43,24 +52,47 @@ func (p *SSEParser) Feed(chunk []byte, emit func(SSEEvent)) {
 		}
 		i := bytes.IndexAny(chunk, "\r\n")
 		if i < 0 {
-			p.line = append(p.line, chunk...)
+			p.keep(chunk)
 			return
 		}
-		p.line = append(p.line, chunk[:i]...)
+		p.keep(chunk[:i])
 		p.afterCR = chunk[i] == '\r'
 		chunk = chunk[i+1:]
-		p.processLine(emit)
-		p.line = p.line[:0]
+		p.endLine(emit)
 	}
+}
+
+// keep adds part of a line to the line being read; a line longer than
+// MaxData (its field name aside) is dropped as it comes, and its event
+// skipped.
+func (p *SSEParser) keep(b []byte) {
+	if p.dropLine {
+		return
+	}
+	if p.MaxData > 0 && len(p.line)+len(b) > p.MaxData+16 {
+		p.dropLine, p.tooLarge = true, true
+		p.line = p.line[:0]
+		return
+	}
+	p.line = append(p.line, b...)
+}
+
+// endLine handles the line read.
+func (p *SSEParser) endLine(emit func(SSEEvent)) {
+	if p.dropLine {
+		p.dropLine = false
+	} else {
+		p.processLine(emit)
+	}
+	p.line = p.line[:0]
 }
 
 // Close ends the stream. An event whose blank line never came is still
 // dispatched: servers that close right after their last data line lose
 // nothing.
 func (p *SSEParser) Close(emit func(SSEEvent)) {
-	if len(p.line) > 0 {
-		p.processLine(emit)
-		p.line = p.line[:0]
+	if len(p.line) > 0 || p.dropLine {
+		p.endLine(emit)
 	}
 	p.dispatch(emit)
 }
@@ -83,6 +115,14 @@ func (p *SSEParser) processLine(emit func(SSEEvent)) {
 	}
 	switch string(field) {
 	case "data":
+		if p.tooLarge {
+			return
+		}
+		if p.MaxData > 0 && p.data.Len()+len(value)+1 > p.MaxData {
+			p.tooLarge = true
+			p.data.Reset()
+			return
+		}
 		if p.hasData {
 			p.data.WriteByte('\n')
 		}
@@ -98,7 +138,11 @@ func (p *SSEParser) processLine(emit func(SSEEvent)) {
 }
 
 func (p *SSEParser) dispatch(emit func(SSEEvent)) {
-	if p.hasData {
+	switch {
+	case p.tooLarge:
+		p.Skipped++
+		p.tooLarge = false
+	case p.hasData:
 		emit(SSEEvent{Event: p.event, Data: p.data.String(), ID: p.id})
 	}
 	p.data.Reset()

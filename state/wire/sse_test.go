@@ -82,3 +82,29 @@ func TestReadCapture(t *testing.T) {
 		`{"last":true}`,
 	}, got)
 }
+
+// An event past MaxData is skipped as it is read, whether one endless line
+// or many lines, without holding it: the events around it come through.
+func TestSSEParserSkipsEventsPastMaxData(t *testing.T) {
+	for name, big := range map[string]string{
+		"one line":   "data: " + strings.Repeat("x", 10_000) + "\n\n",
+		"many lines": strings.Repeat("data: "+strings.Repeat("y", 40)+"\n", 100) + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := SSEParser{MaxData: 1000}
+			stream := "data: first\n\n" + big + "data: last\n\n"
+			var got []string
+			held := 0
+			for b := []byte(stream); len(b) > 0; {
+				n := min(7, len(b))
+				p.Feed(b[:n], func(e SSEEvent) { got = append(got, e.Data) })
+				b = b[n:]
+				held = max(held, len(p.line)+p.data.Len())
+			}
+			p.Close(func(e SSEEvent) { got = append(got, e.Data) })
+			assert.Equal(t, []string{"first", "last"}, got)
+			assert.Equal(t, 1, p.Skipped)
+			assert.LessOrEqual(t, held, 2*1000+16, "the skipped event was held")
+		})
+	}
+}

@@ -4,7 +4,10 @@
 // RunAgentInputSchema (400 when it does not parse) and every event it sends
 // with its EventSchema.
 //
-//   node agui-server.mjs --port 8124
+//   node agui-server.mjs --port 8124 [--host 0.0.0.0]
+//
+// It listens on 127.0.0.1 unless --host says otherwise (the compose example
+// runs it in a container of its own).
 //
 // Routes:
 //   POST /agent      runs the agent: RunAgentInput in, events out (SSE)
@@ -21,8 +24,16 @@
 // and interrupts for its approval (RUN_FINISHED outcome); "account" asks a
 // question through a form interrupt; "legacy" asks approval as LangGraph
 // does (CUSTOM on_interrupt); "slow" streams text and waits for /release;
-// "fail" ends with RUN_ERROR; anything else reasons, looks up the weather
-// and answers.
+// "fail" ends with RUN_ERROR; "expense" asks approval as the .NET AG-UI
+// hosting does (a call to the client tool request_approval, its request
+// wrapped in {request: {approval_id, function_name, ...}}); "ask" calls
+// the client tool ask_user when the client offered it (RunAgentInput.tools);
+// "research" delegates to two sub-agents (SUBAGENT_STARTED, events
+// attributed by subagentRunId), the first waiting for /release;
+// "deadline" asks through a form interrupt that expires (expiresAt: in an
+// hour, or in 2 seconds for "quick deadline"); anything else reasons, looks
+// up the weather and answers. A run whose last message is a tool message
+// answers a client tool's call from it.
 
 import http from 'node:http';
 import { EventType } from '@ag-ui/core';
@@ -31,6 +42,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import { HttpAgent } from '@ag-ui/client';
 
 const port = Number(process.argv[process.argv.indexOf('--port') + 1] || 0);
+const host = process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : '127.0.0.1';
 
 let requests = [];
 let gate = deferred();
@@ -64,9 +76,41 @@ async function* run(input) {
     yield { type: EventType.TEXT_MESSAGE_END, messageId: id };
   }
 
+  const last = input.messages[n - 1];
+  if (last && last.role === 'tool') {
+    // The client answered its tool's call (JSON text in the content).
+    const result = JSON.parse(last.content);
+    if (last.toolCallId.startsWith('call-approval')) {
+      if (result.approved === true && result.approval_id === 'ficc-1') {
+        yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-expense-' + n, toolCallName: 'ApproveExpenseReport', parentMessageId: 'calls-' + n };
+        yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-expense-' + n, delta: '{"expenseReportId":"EXP-2024-001"}' };
+        yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-expense-' + n };
+        yield { type: EventType.TOOL_CALL_RESULT, messageId: 'result-' + n, toolCallId: 'call-expense-' + n, content: '"Expense report EXP-2024-001 has been approved."', role: 'tool' };
+        yield* say('msg-' + n, 'Expense report EXP-2024-001 is approved.');
+      } else {
+        yield* say('msg-' + n, 'I did not approve the expense report' + (result.reason ? ': ' + result.reason : '') + '.');
+      }
+    } else if (result.cancelled) {
+      yield* say('msg-' + n, 'You did not answer.');
+    } else {
+      yield* say('msg-' + n, 'You chose ' + result.answer + '.');
+    }
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+
   const legacy = input.forwardedProps && input.forwardedProps.command && input.forwardedProps.command.resume;
-  if (input.resume && input.resume.length) {
+  // Every interrupt cancelled because the user wrote instead: the new
+  // message is what this run answers.
+  const movedOn = input.resume && input.resume.length && input.resume.every((e) => e.status === 'cancelled') && last && last.role === 'user';
+  if (input.resume && input.resume.length && !movedOn) {
     for (const entry of input.resume) {
+      const deadline = /^deadline-\d+-(\d+)$/.exec(entry.interruptId);
+      if (deadline && entry.status === 'resolved' && Date.now() > Number(deadline[1])) {
+        // As @ag-ui/client refuses it: an expired interrupt can only be cancelled.
+        yield { type: EventType.RUN_ERROR, message: 'Interrupt ' + entry.interruptId + ' expired and can no longer be answered.' };
+        return;
+      }
       if (entry.interruptId.startsWith('approve-email')) {
         const approved = entry.status === 'resolved' && entry.payload && entry.payload.approved === true;
         const to = (entry.payload && entry.payload.editedArgs && entry.payload.editedArgs.to) || 'team@example.com';
@@ -131,6 +175,75 @@ async function* run(input) {
             properties: { account: { type: 'string', enum: ['work', 'home'], title: 'Account' }, remember: { type: 'boolean', title: 'Remember my choice' } },
             required: ['account'],
           },
+        }],
+      },
+    };
+    return;
+  }
+  if (text.includes('expense')) {
+    const request = {
+      approval_id: 'ficc-1',
+      function_name: 'ApproveExpenseReport',
+      function_arguments: { expenseReportId: 'EXP-2024-001' },
+      message: "Approve execution of 'ApproveExpenseReport'?",
+    };
+    yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-approval-' + n, toolCallName: 'request_approval', parentMessageId: '' };
+    yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-approval-' + n, delta: JSON.stringify({ request }) };
+    yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-approval-' + n };
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+  if (text.includes('ask')) {
+    if (!(input.tools || []).some((t) => t.name === 'ask_user')) {
+      yield* say('msg-' + n, 'I cannot ask you: the client offered no ask_user tool.');
+    } else {
+      yield* say('msg-' + n, 'One question first.');
+      yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-ask-' + n, toolCallName: 'ask_user', parentMessageId: 'msg-' + n };
+      yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-ask-' + n, delta: JSON.stringify({ question: 'Which city?', options: ['Hanoi', 'Hue'] }) };
+      yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-ask-' + n };
+    }
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+  if (text.includes('research')) {
+    const sub = (e) => ({ ...e, subagentRunId: 'sub-' + n });
+    yield* say('msg-' + n, 'I will ask the researcher.');
+    yield { type: EventType.TOOL_CALL_START, toolCallId: 'call-research-' + n, toolCallName: 'research', parentMessageId: 'calls-' + n };
+    yield { type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-research-' + n, delta: '{"topic":"sub-agents"}' };
+    yield { type: EventType.TOOL_CALL_END, toolCallId: 'call-research-' + n };
+    yield { type: EventType.SUBAGENT_STARTED, subagentRunId: 'sub-' + n, name: 'researcher', description: 'Finds and reads sources', parentToolCallId: 'call-research-' + n };
+    yield sub({ type: EventType.REASONING_MESSAGE_START, messageId: 'think-sub-' + n, role: 'reasoning' });
+    yield sub({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: 'think-sub-' + n, delta: 'Search the documentation first.' });
+    yield sub({ type: EventType.REASONING_MESSAGE_END, messageId: 'think-sub-' + n });
+    yield sub({ type: EventType.TOOL_CALL_START, toolCallId: 'call-search-' + n, toolCallName: 'web_search', parentMessageId: 'sub-calls-' + n });
+    yield sub({ type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-search-' + n, delta: '{"query":"ag-ui subagents"}' });
+    yield sub({ type: EventType.TOOL_CALL_END, toolCallId: 'call-search-' + n });
+    yield sub({ type: EventType.ACTIVITY_SNAPSHOT, messageId: 'reading-' + n, activityType: 'reading', content: { title: 'Reading sources', status: 'started', done: 0, total: 3 } });
+    yield sub({ type: EventType.ACTIVITY_DELTA, messageId: 'reading-' + n, activityType: 'reading', patch: [{ op: 'replace', path: '/done', value: 2 }, { op: 'replace', path: '/status', value: 'reading' }] });
+    await gate.promise;
+    yield sub({ type: EventType.ACTIVITY_DELTA, messageId: 'reading-' + n, activityType: 'reading', patch: [{ op: 'replace', path: '/done', value: 3 }, { op: 'replace', path: '/status', value: 'done' }] });
+    gate = deferred();
+    yield sub({ type: EventType.TOOL_CALL_RESULT, messageId: 'sub-result-' + n, toolCallId: 'call-search-' + n, content: '3 pages', role: 'tool' });
+    for (const e of say('sub-msg-' + n, 'Sub-agents attribute their events.')) yield sub(e);
+    yield { type: EventType.SUBAGENT_FINISHED, subagentRunId: 'sub-' + n };
+    yield { type: EventType.TOOL_CALL_RESULT, messageId: 'result-' + n, toolCallId: 'call-research-' + n, content: 'Sub-agents attribute their events.', role: 'tool' };
+    yield* say('answer-' + n, 'The researcher found that sub-agents attribute their events.');
+    yield { type: EventType.RUN_FINISHED, threadId, runId };
+    return;
+  }
+  if (text.includes('deadline')) {
+    const quick = text.includes('quick');
+    const expires = Date.now() + (quick ? 2000 : 3600 * 1000);
+    yield {
+      type: EventType.RUN_FINISHED, threadId, runId,
+      outcome: {
+        type: 'interrupt',
+        interrupts: [{
+          id: 'deadline-' + n + '-' + expires,
+          reason: 'input_required',
+          message: 'Confirm the booking before the hold ends.',
+          responseSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm the booking' } }, required: ['confirm'] },
+          expiresAt: new Date(expires).toISOString(),
         }],
       },
     };
@@ -221,6 +334,7 @@ const server = http.createServer(async (req, res) => {
         initialMessages: body.messages,
         initialState: body.state,
       });
+      if (body.release) setTimeout(() => gate.resolve(), 0); // a run that waits at the gate goes on
       await agent.runAgent({ runId: body.runId });
       return json(res, 200, { messages: agent.messages, state: agent.state });
     }
@@ -239,7 +353,7 @@ const server = http.createServer(async (req, res) => {
   }
 });
 
-server.listen(port, '127.0.0.1', () => {
+server.listen(port, host, () => {
   // The test reads the port from this line.
   console.log('listening on ' + server.address().port);
 });

@@ -17,15 +17,26 @@
 //
 // What the model does depends on the last user message: "delete ..." calls
 // deleteFile (needs approval); "slow ..." streams text, waits for /release,
-// then finishes; "fail ..." fails the stream; anything else looks up the
-// weather (reasoning, getWeather, a source, an answer).
+// then finishes; "fail ..." fails the stream; "flights ..." calls
+// searchFlights, whose progress shows until /release lets it finish;
+// "ask ..." calls askUser and "confirm ..." requestApproval, which the
+// client answers; anything else looks up the weather (reasoning,
+// getWeather, a source, an answer).
 
 import http from 'node:http';
-import { streamText, tool, stepCountIs, convertToModelMessages, validateUIMessages, simulateReadableStream } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-const port = Number(process.argv[process.argv.indexOf('--port') + 1] || 0);
+function arg(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+
+const port = Number(arg('--port', 0));
+const aiPackage = 'ai' + arg('--ai', '7');
+const { streamText, tool, stepCountIs, convertToModelMessages, validateUIMessages, simulateReadableStream } = await import(aiPackage);
+const { MockLanguageModelV3 } = await import(aiPackage + '/test');
+const aiVersion = JSON.parse(readFileSync(new URL('./node_modules/' + aiPackage + '/package.json', import.meta.url))).version;
 
 let requests = [];
 let prompts = [];
@@ -75,8 +86,16 @@ const model = new MockLanguageModelV3({
       const results = last.content.filter((p) => p.type === 'tool-result');
       const denied = results.some((r) => r.output && r.output.type === 'execution-denied');
       let answer;
+      const ask = results.find((r) => r.toolName === 'askUser');
+      const confirm = results.find((r) => r.toolName === 'requestApproval');
       if (results.some((r) => r.toolName === 'deleteFile')) {
         answer = denied ? 'I did not delete the file.' : 'The file was deleted.';
+      } else if (ask) {
+        answer = ask.output.type === 'json' ? 'You chose ' + ask.output.value.answer + '.' : 'You did not answer.';
+      } else if (confirm) {
+        answer = confirm.output.type === 'json' && confirm.output.value.approved ? 'The invoice was paid.' : 'I did not pay the invoice.';
+      } else if (results.some((r) => r.toolName === 'searchFlights')) {
+        answer = 'The cheapest flight is VN 123.';
       } else {
         answer = 'It is 31 degrees and sunny in Hanoi.';
       }
@@ -94,6 +113,14 @@ const model = new MockLanguageModelV3({
         }),
       };
     }
+    const call = (toolName, input) => ({
+      stream: simulateReadableStream({
+        chunks: [...start, { type: 'tool-call', toolCallId: 'call-' + toolName + '-' + prompts.length, toolName, input: JSON.stringify(input) }, finish('tool-calls')],
+      }),
+    });
+    if (text.includes('flights')) return call('searchFlights', { from: 'HAN', to: 'SGN' });
+    if (text.includes('ask')) return call('askUser', { question: 'Which city?', options: ['Hanoi', 'Hue'] });
+    if (text.includes('confirm')) return call('requestApproval', { message: 'Pay invoice 42 (120 EUR)?', action: 'payInvoice', arguments: { invoice: 42, amount: 120 } });
     if (text.includes('slow')) {
       // Text, then a wait the test ends with POST /release.
       const stream = new ReadableStream({
@@ -136,6 +163,27 @@ const tools = {
     description: 'The weather in a city',
     inputSchema: z.object({ city: z.string() }),
     execute: async ({ city }) => ({ city, temperature: 31, condition: 'sunny' }),
+  }),
+  searchFlights: tool({
+    description: 'Search flights; reports its progress',
+    inputSchema: z.object({ from: z.string(), to: z.string() }),
+    async *execute({ from, to }) {
+      yield { status: 'searching', text: 'Searching flights from ' + from + ' to ' + to + '…' };
+      await gate.promise;
+      gate = deferred();
+      yield { status: 'done', cheapest: 'VN 123', price: 89 };
+    },
+  }),
+  // No execute: the client answers them (useChat's addToolOutput).
+  askUser: tool({
+    description: 'Ask the user a question and wait for the answer',
+    inputSchema: z.object({ question: z.string(), options: z.array(z.string()).optional() }),
+    outputSchema: z.object({ answer: z.string() }),
+  }),
+  requestApproval: tool({
+    description: 'Ask the user to approve an action before taking it',
+    inputSchema: z.object({ message: z.string(), action: z.string().optional(), arguments: z.any().optional() }),
+    outputSchema: z.object({ approved: z.boolean(), reason: z.string().optional() }),
   }),
   deleteFile: tool({
     description: 'Delete a file',
@@ -227,6 +275,7 @@ const server = http.createServer(async (req, res) => {
       });
       return res.end();
     }
+    if (req.method === 'GET' && url.pathname === '/version') return json(res, 200, { ai: aiVersion, node: process.version });
     if (req.method === 'GET' && url.pathname === '/requests') return json(res, 200, requests);
     if (req.method === 'GET' && url.pathname === '/prompts') return json(res, 200, prompts);
     if (req.method === 'GET' && url.pathname === '/finished') return json(res, 200, finished);
