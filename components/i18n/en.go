@@ -2,7 +2,6 @@ package i18n
 
 // en = English.
 var en = catalog{
-	plural: pluralEN,
 	text: map[string]string{
 		"replay.failed":                     "Could not replay the stream: %s",
 		"update.available":                  "A new version of Stepwise is available.",

@@ -2,7 +2,6 @@ package i18n
 
 // vi = Vietnamese.
 var vi = catalog{
-	plural: pluralOther,
 	text: map[string]string{
 		"replay.failed":                     "Không phát lại được luồng sự kiện: %s",
 		"update.available":                  "Đã có phiên bản mới của Stepwise.",
