@@ -223,6 +223,15 @@ var en = catalog{
 		"plan.status.in_progress":              "In progress",
 		"plan.status.completed":                "Done",
 		"plan.empty":                           "The plan is empty.",
+
+		// The language and theme menu (components/prefs.go).
+		"prefs.button":          "Language and appearance",
+		"prefs.language":        "Language",
+		"prefs.theme":           "Theme",
+		"prefs.theme.system":    "Same as the system",
+		"prefs.theme.light":     "Light",
+		"prefs.theme.dark":      "Dark",
+		"prefs.language_failed": "This language could not be loaded (%s). Try again once online.",
 	},
 	plurals: map[string]Forms{
 		"age.minutes":         {One: "%d minute ago", Other: "%d minutes ago"},

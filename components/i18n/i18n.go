@@ -158,5 +158,8 @@ func (l Locale) N(key string, n int, args ...any) string {
 	if s == "" {
 		s = forms.Other
 	}
+	if !strings.Contains(s, "%") {
+		return s // a form that says its number in words ("نتيجتان", two results)
+	}
 	return fmt.Sprintf(s, append([]any{n}, args...)...)
 }

@@ -208,7 +208,12 @@ func TestFormatVerbsMatch(t *testing.T) {
 			if !strings.HasPrefix(want, "%d") {
 				t.Errorf("%s plural %q: its first verb must be %%d (the count), got %q", Default, k, want)
 			}
-			for _, s := range []string{f.Zero, f.One, f.Two, f.Few, f.Many, f.Other} {
+			for i, s := range []string{f.Zero, f.One, f.Two, f.Few, f.Many, f.Other} {
+				// The forms of one number (zero, one, two) may say it in
+				// words when the count is all they take.
+				if i < 3 && want == "%d" && !strings.Contains(s, "%") {
+					continue
+				}
 				if s != "" && verbs(s) != want {
 					t.Errorf("%s plural %q form %q: verbs %q, want %q", lang, k, s, verbs(s), want)
 				}

@@ -223,6 +223,15 @@ var vi = catalog{
 		"plan.status.in_progress":              "Đang làm",
 		"plan.status.completed":                "Đã xong",
 		"plan.empty":                           "Kế hoạch chưa có việc nào.",
+
+		// The language and theme menu (components/prefs.go).
+		"prefs.button":          "Ngôn ngữ và giao diện",
+		"prefs.language":        "Ngôn ngữ",
+		"prefs.theme":           "Chủ đề",
+		"prefs.theme.system":    "Theo hệ thống",
+		"prefs.theme.light":     "Sáng",
+		"prefs.theme.dark":      "Tối",
+		"prefs.language_failed": "Không tải được ngôn ngữ này (%s). Hãy thử lại khi có mạng.",
 	},
 	plurals: map[string]Forms{
 		"age.minutes":         {Other: "%d phút trước"},
