@@ -83,6 +83,7 @@ func New(cfg Config) (http.Handler, error) {
 		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
+		CacheableResources:    catalogURLs(),
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)})), base},
 	}
 	loaderPatches := appJSPatches(base)
@@ -108,6 +109,7 @@ func New(cfg Config) (http.Handler, error) {
 	mux.Handle("/manifest.json", manifest)
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
+	mux.HandleFunc("GET "+catalogPath+"{file}", serveCatalog)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutSuffix(r.PathValue("file"), ".jsonl")
 		sc := cfg.Scenarios[name]
