@@ -59,7 +59,7 @@ func outgoingView(s Settings, m Outgoing) app.UI {
 	status, actions := outgoingStatus(s, m)
 	return app.Div().Class("item user outgoing").DataSet("testid", "outgoing").DataSet("state", string(m.State)).
 		DataSet("waiting", m.Waiting).Body(
-		app.Div().Class("bubble").Text(m.Text),
+		app.Div().Class("bubble").Attr("dir", "auto").Text(m.Text),
 		app.Div().Class("outgoing-status").Body(
 			app.Span().Class("outgoing-text").Body(
 				app.Span().Class("outgoing-dot").Aria("hidden", true),

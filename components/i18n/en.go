@@ -85,6 +85,7 @@ var en = catalog{
 		"boot.queued":                       "Starting… your message will be sent as soon as the app is ready.",
 		"empty.title":                       "Start a conversation",
 		"empty.hint":                        "Ask for what you need, or try a sample scenario:",
+		"empty.hint_suggestions":            "Ask for what you need, or start with one of these:",
 		"conversations.title":               "Conversations",
 		"conversations.toggle":              "Conversations",
 		"conversations.new":                 "New conversation",

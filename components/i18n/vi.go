@@ -85,6 +85,7 @@ var vi = catalog{
 		"boot.queued":                       "Đang khởi động… tin nhắn của bạn sẽ được gửi ngay khi sẵn sàng.",
 		"empty.title":                       "Bắt đầu một cuộc trò chuyện",
 		"empty.hint":                        "Hỏi điều bạn cần, hoặc thử một kịch bản mẫu:",
+		"empty.hint_suggestions":            "Hãy hỏi điều bạn cần, hoặc bắt đầu với một trong những gợi ý sau:",
 		"conversations.title":               "Cuộc trò chuyện",
 		"conversations.toggle":              "Cuộc trò chuyện",
 		"conversations.new":                 "Cuộc trò chuyện mới",
