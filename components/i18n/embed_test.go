@@ -4,8 +4,10 @@ package i18n
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -103,5 +105,37 @@ func TestDir(t *testing.T) {
 		if Name(lang) == "" {
 			t.Errorf("%s has no name", lang)
 		}
+	}
+}
+
+// TestBootScriptMatchesAsMatchDoes: web/boot.js, which hides a page
+// prerendered in another language than the app will speak, knows the
+// same languages and aliases.
+func TestBootScriptMatchesAsMatchDoes(t *testing.T) {
+	js, err := os.ReadFile("../../web/boot.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(js)
+	list := regexp.MustCompile(`(?s)var languages = \[(.*?)\];`).FindStringSubmatch(src)
+	table := regexp.MustCompile(`(?s)var aliases = \{(.*?)\};`).FindStringSubmatch(src)
+	if list == nil || table == nil {
+		t.Fatal("web/boot.js has no languages or aliases")
+	}
+	quoted := regexp.MustCompile(`"([^"]+)"`)
+	var langs []string
+	for _, m := range quoted.FindAllStringSubmatch(list[1], -1) {
+		langs = append(langs, m[1])
+	}
+	if !slices.Equal(langs, Languages) {
+		t.Errorf("boot.js languages %v, want %v", langs, Languages)
+	}
+	pairs := quoted.FindAllStringSubmatch(table[1], -1)
+	got := map[string]string{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		got[pairs[i][1]] = pairs[i+1][1]
+	}
+	if !maps.Equal(got, aliases) {
+		t.Errorf("boot.js aliases %v, want %v", got, aliases)
 	}
 }

@@ -265,6 +265,7 @@ func pageEnv(cfg Config) map[string]string {
 		} {
 			env[k] = cfg.BasePath + path
 		}
+		env[client.EnvCatalogPath] = cfg.BasePath + catalogPath
 	}
 	for k, v := range cfg.Env {
 		env[k] = v
