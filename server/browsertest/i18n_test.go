@@ -85,7 +85,7 @@ func TestLanguageAndThemeMenu(t *testing.T) {
 	p.waitJS(`document.querySelector('[data-testid="prefs-panel"]')`, 5*time.Second)
 	p.axe("prefs-open")
 	p.screenshot("prefs-open-light")
-	p.do(chromedp.SetValue(`[data-testid="prefs-language"]`, "de", chromedp.ByQuery),
+	p.do(chromedp.SetValue(chromedp.CSS(`[data-testid="prefs-language"]`), "de"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="prefs-language"]').dispatchEvent(new Event("change", {bubbles: true}))`))
 	p.waitJS(`document.documentElement.lang === "de" && document.querySelector('[data-testid="composer"]').placeholder === "Nachricht an den Assistenten…"`, 10*time.Second)
 	if got := eval[string](p, `location.search`); got != "?session=prefs-menu" {
