@@ -2,7 +2,6 @@ package i18n
 
 // vi = Vietnamese.
 var vi = catalog{
-	plural: pluralOther,
 	text: map[string]string{
 		"replay.failed":                     "Không phát lại được luồng sự kiện: %s",
 		"update.available":                  "Đã có phiên bản mới của Stepwise.",
@@ -86,6 +85,7 @@ var vi = catalog{
 		"boot.queued":                       "Đang khởi động… tin nhắn của bạn sẽ được gửi ngay khi sẵn sàng.",
 		"empty.title":                       "Bắt đầu một cuộc trò chuyện",
 		"empty.hint":                        "Hỏi điều bạn cần, hoặc thử một kịch bản mẫu:",
+		"empty.hint_suggestions":            "Hãy hỏi điều bạn cần, hoặc bắt đầu với một trong những gợi ý sau:",
 		"conversations.title":               "Cuộc trò chuyện",
 		"conversations.toggle":              "Cuộc trò chuyện",
 		"conversations.new":                 "Cuộc trò chuyện mới",
@@ -224,6 +224,15 @@ var vi = catalog{
 		"plan.status.in_progress":              "Đang làm",
 		"plan.status.completed":                "Đã xong",
 		"plan.empty":                           "Kế hoạch chưa có việc nào.",
+
+		// The language and theme menu (components/prefs.go).
+		"prefs.button":          "Ngôn ngữ và giao diện",
+		"prefs.language":        "Ngôn ngữ",
+		"prefs.theme":           "Chủ đề",
+		"prefs.theme.system":    "Theo hệ thống",
+		"prefs.theme.light":     "Sáng",
+		"prefs.theme.dark":      "Tối",
+		"prefs.language_failed": "Không tải được ngôn ngữ này (%s). Hãy thử lại khi có mạng.",
 	},
 	plurals: map[string]Forms{
 		"age.minutes":         {Other: "%d phút trước"},
