@@ -51,6 +51,28 @@ func newAgent(cfg Config, store state.Options, p agent.Protocol) backend.Backend
 	})
 }
 
+// appBackends are where the MCP Apps' reads and calls go, by protocol
+// (mcphost_backend.go); a native backend's endpoints when the protocol has
+// none of its own.
+var appBackends = map[string]func(c *Controller, do httpJSON) appBackend{
+	ProtocolAGUI: func(c *Controller, do httpJSON) appBackend {
+		return aguiAppBackend{do: do, nextID: newSessionID, path: func() (string, string) {
+			return c.cfg.AgentPath, c.page.Store().AGUIConversation().ThreadID
+		}}
+	},
+}
+
+// appBackend is where the apps' reads and calls go.
+func (c *Controller) appBackend(do httpJSON) appBackend {
+	if newAppBackend, ok := appBackends[c.cfg.Protocol]; ok {
+		return newAppBackend(c, do)
+	}
+	return pathAppBackend{do: do, paths: func() (string, string, string) {
+		resource, calls := appPaths(c.cfg, app.Getenv)
+		return resource, calls, c.cfg.SessionID
+	}}
+}
+
 // hasSession: the page opens a session of a backend (a replay has none).
 func (c Config) hasSession() bool { return c.Replay == "" }
 

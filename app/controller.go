@@ -11,7 +11,6 @@ import (
 	"stepwise/app/page"
 	"stepwise/app/persist"
 	"stepwise/components"
-	"stepwise/components/i18n"
 	"stepwise/state"
 )
 
@@ -35,8 +34,10 @@ type Controller struct {
 
 	cfg      Config
 	settings components.Settings
+	theme    string // the reader's theme (components.ThemeSystem...): prefs_ctl.go
 	backend  backend.Backend
 	page     *page.Model
+	apps     *appHost // the MCP Apps on screen (mcphost*.go)
 
 	ctx    app.Context               // the engine's, from OnMount
 	list   persist.ConversationStore // the conversations list's store
@@ -74,14 +75,12 @@ func (c *Controller) OnPreRender(ctx app.Context) {
 // backend and the page's model.
 func (c *Controller) configure(u *url.URL, browserLang string) {
 	c.cfg = ConfigFromURL(DefaultConfig().WithEnv(app.Getenv), u)
-	tag := c.cfg.Lang
-	if tag == "" {
-		tag = browserLang
-	}
+	c.theme = cleanTheme(savedPref(prefThemeKey))
 	c.settings = components.Settings{
-		Locale:         i18n.Match(tag),
+		Locale:         speakable(pageLanguage(c.cfg.Lang, savedPref(prefLangKey), browserLang)),
 		AgentName:      c.cfg.AgentName,
 		FaviconService: c.cfg.FaviconService,
+		Logo:           c.cfg.Logo,
 	}
 	if app.IsClient && c.cfg.SessionID == "" && c.cfg.hasSession() {
 		c.cfg.SessionID = newSessionID()
@@ -135,6 +134,10 @@ func (c *Controller) OnMount(ctx app.Context) {
 	c.handle(ctx, components.ActionEditMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.EditMessage{ID: id} })
 	c.handle(ctx, components.ActionRemoveMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.RemoveMessage{ID: id} })
 	c.handle(ctx, components.ActionDismissNotice, func(app.Action) page.Msg { return page.DismissNotice{} })
+	ctx.Handle(components.ActionSetLanguage, c.onSetLanguage)
+	ctx.Handle(components.ActionSetTheme, c.onSetTheme)
+	applyPrefs(c.settings.Locale.Lang(), c.settings.Locale.Dir(), c.theme)
+	c.startApps(ctx)
 	if c.backend.Traits().Listed {
 		c.mountConversations(ctx)
 		c.mountDrafts(ctx)
@@ -232,6 +235,10 @@ func (c *Controller) update(ctx app.Context, msg page.Msg) {
 func (c *Controller) run(ctx app.Context, cmd page.Cmd) (redrawn bool) {
 	switch cmd := cmd.(type) {
 	case backend.Command:
+		if send, ok := cmd.(backend.Send); ok && c.apps != nil {
+			send.AppContext = c.apps.modelContext() // what the MCP Apps told the model goes with the message
+			cmd = send
+		}
 		if err := c.backend.Do(cmd, c.page.Store()); err != nil {
 			c.update(ctx, page.Refused{Command: cmd, Err: err})
 		}
@@ -271,6 +278,9 @@ func (c *Controller) Render() app.UI {
 	c.chunks.AfterRender()
 	props := c.page.Props()
 	props.Scenarios = c.cfg.Scenarios
+	props.Suggestions = c.cfg.Suggestions
+	props.Accent = c.cfg.Accent
+	props.Theme = c.theme
 	props.Starting = !app.IsClient
 	props.Resuming = c.cfg.SessionID != ""
 	props.Frozen = c.chunks.Frozen()

@@ -75,7 +75,8 @@ func (s *Store) loadMessage(m *wire.HistoryMessage) {
 	case "tool":
 		if m.ToolCallID != "" {
 			text, _ := wire.ContentText(m.Content)
-			s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage)
+			it := s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage)
+			s.setStructuredContent(it, m.StructuredContent)
 		}
 	default:
 		s.msgType = m.MessageType
@@ -116,7 +117,7 @@ func (s *Store) loadAssistant(m *wire.HistoryMessage) {
 		if wire.IsNull(input) {
 			input = tc.Input
 		}
-		s.toolUse(tc.ID, tc.Name, input, tc.ToolContentMessage, "")
+		s.setToolApp(s.toolUse(tc.ID, tc.Name, input, tc.ToolContentMessage, ""), tc.UI)
 	}
 	s.loadParts(m)
 }

@@ -483,6 +483,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		}
 		ob.kind = "tool_use"
 		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
+		s.setToolApp(ob.item, b.UI)
 		if b.Type == "tool_use" && register && ob.item != nil {
 			s.msgTools = append(s.msgTools, ob.item)
 		}
@@ -495,7 +496,8 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 			name = b.Name
 		}
 		text, _ := wire.ContentText(b.Content)
-		s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		it := s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		s.setStructuredContent(it, b.StructuredContent)
 	default:
 		if !s.startRareBlock(ob, b) {
 			return false
@@ -606,6 +608,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 	case "tool_use":
 		if d.Type == "input_json_delta" && ob.item != nil {
 			ob.item.Tool.partialJSON = append(ob.item.Tool.partialJSON, d.PartialJSON...)
+			ob.item.Tool.InputStreaming = true
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
@@ -651,6 +654,7 @@ func (s *Store) stopBlock(ob *openBlock) {
 // as PartialInput for the UI; the input stays what the start said.
 func (s *Store) readPartialInput(it *Item) {
 	t := it.Tool
+	t.InputStreaming = false
 	if len(t.partialJSON) == 0 {
 		return
 	}

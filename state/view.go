@@ -107,6 +107,9 @@ type viewTool struct {
 	// Progress: what a tool still running reports (AI SDK preliminary
 	// outputs), until its result.
 	Progress string `json:"progress,omitempty"`
+	// UI is the tool's MCP App (docs/protocol-extensions.md), absent for
+	// none.
+	UI *viewToolUI `json:"ui,omitempty"`
 }
 
 type viewGroup struct {
@@ -192,7 +195,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, viewAppOf(t)}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()

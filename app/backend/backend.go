@@ -203,8 +203,20 @@ func (Of) event()             {}
 // names it.
 type Command interface{ command() }
 
-// Send sends a message.
-type Send struct{ ID, Text string }
+// Send sends a message. AppContext is what the page's MCP Apps told the
+// model since the last message (ui/update-model-context), which goes with
+// it.
+type Send struct {
+	ID, Text   string
+	AppContext []AppContext
+}
+
+// AppContext is one MCP App's model context.
+type AppContext struct {
+	ToolUseID   string          `json:"tool_use_id"`
+	ResourceURI string          `json:"resource_uri"`
+	Context     json.RawMessage `json:"context"`
+}
 
 // Answer answers a question card.
 type Answer struct {

@@ -11,6 +11,7 @@ import (
 	"stepwise/app/persist"
 	"stepwise/components"
 	"stepwise/components/htmltest"
+	"stepwise/components/i18n"
 	"stepwise/state"
 )
 
@@ -141,4 +142,15 @@ func TestSourcesPanelOpensAndCloses(t *testing.T) {
 	assert.False(t, h.m.Props().SourcesOpen)
 	h.run(ToggleSources{Open: &closed})
 	assert.False(t, h.m.Props().SourcesOpen, "set, not toggled")
+}
+
+// A language chosen in the menu: the page speaks it once its catalog is
+// loaded, and says so when it could not be.
+func TestLanguageChosenInTheMenu(t *testing.T) {
+	h := nativePage(t, "en")
+	h.run(LanguageFailed{Lang: "de"})
+	assert.Contains(t, noticeText(h), "Deutsch")
+	h.run(SetLocale{Locale: i18n.Match("vi")})
+	assert.Equal(t, "vi", h.m.Settings().Locale.Lang())
+	assert.Equal(t, "vi", h.m.Props().Settings.Locale.Lang())
 }

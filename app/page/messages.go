@@ -5,6 +5,7 @@ import (
 
 	"stepwise/app/backend"
 	"stepwise/app/persist"
+	"stepwise/components/i18n"
 	"stepwise/state/wire"
 )
 
@@ -53,6 +54,12 @@ type (
 	// DraftLoaded is what the browser kept of what was typed and not
 	// sent in this conversation.
 	DraftLoaded struct{ Draft persist.Draft }
+	// SetLocale: the page speaks Locale from now on (its catalog is
+	// loaded).
+	SetLocale struct{ Locale i18n.Locale }
+	// LanguageFailed: the catalog of the language Lang, chosen in the
+	// menu, could not be loaded.
+	LanguageFailed struct{ Lang string }
 	// AppUpdate: a new version was deployed.
 	AppUpdate struct{}
 	// CardExpired: a card's countdown ended.

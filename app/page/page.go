@@ -20,6 +20,7 @@ import (
 	"stepwise/app/backend"
 	"stepwise/app/persist"
 	"stepwise/components"
+	"stepwise/components/i18n"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -230,6 +231,10 @@ func (m *Model) Update(msg Msg) []Cmd {
 		m.formDraft(msg)
 	case AppUpdate:
 		m.updateAvailable = true
+	case SetLocale:
+		m.settings.Locale = msg.Locale
+	case LanguageFailed:
+		m.notice = m.settings.T("prefs.language_failed", i18n.Name(msg.Lang))
 
 	// The sidebar.
 	case NewConversation, components.RenameCommand, DeleteConversation, ToggleConversations,

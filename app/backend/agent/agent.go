@@ -54,6 +54,9 @@ type Protocol interface {
 	// Resume is the request for the chat's active stream; ok is false
 	// for a protocol that cannot give a run's stream back.
 	Resume(conv *state.Store) (req Request, ok bool)
+	// WithAppContext adds what the page's MCP Apps told the model to a
+	// run's request.
+	WithAppContext(req Request, list []backend.AppContext) Request
 	// Conversation is the store's conversation in the protocol's format,
 	// as JSON would marshal it (its size bounds a request's).
 	Conversation(conv *state.Store) any
@@ -77,6 +80,22 @@ func (p AGUI) Run(conv *state.Store) (Request, bool) {
 }
 
 func (AGUI) Resume(*state.Store) (Request, bool) { return Request{}, false }
+
+// WithAppContext adds RunAgentInput.context entries ({description, value}).
+func (AGUI) WithAppContext(req Request, list []backend.AppContext) Request {
+	return withBody(req, list, func(body map[string]json.RawMessage) {
+		var ctx []json.RawMessage
+		_ = json.Unmarshal(body["context"], &ctx)
+		for _, c := range list {
+			entry, _ := json.Marshal(map[string]string{
+				"description": "MCP App " + c.ResourceURI + " (tool call " + c.ToolUseID + "): what it wants the model to know",
+				"value":       string(c.Context),
+			})
+			ctx = append(ctx, entry)
+		}
+		body["context"], _ = json.Marshal(ctx)
+	})
+}
 
 func (AGUI) Conversation(conv *state.Store) any { return conv.AGUIConversation() }
 
@@ -111,6 +130,30 @@ func (p AISDK) Resume(conv *state.Store) (Request, bool) {
 
 func (p AISDK) resume(chatID string) Request {
 	return Request{Method: "GET", URL: strings.TrimSuffix(p.Path, "/") + "/" + url.PathEscape(chatID) + "/stream"}
+}
+
+// WithAppContext adds the request's mcpAppContext.
+func (AISDK) WithAppContext(req Request, list []backend.AppContext) Request {
+	return withBody(req, list, func(body map[string]json.RawMessage) {
+		body["mcpAppContext"], _ = json.Marshal(list)
+	})
+}
+
+// withBody is req with its JSON body changed by edit; req itself when there
+// is nothing to add or its body is not a JSON object.
+func withBody(req Request, list []backend.AppContext, edit func(body map[string]json.RawMessage)) Request {
+	if len(list) == 0 || req.Body == nil {
+		return req
+	}
+	var body map[string]json.RawMessage
+	if json.Unmarshal(req.Body, &body) != nil {
+		return req
+	}
+	edit(body)
+	if raw, err := json.Marshal(body); err == nil {
+		req.Body = raw
+	}
+	return req
 }
 
 func (AISDK) Conversation(conv *state.Store) any { return conv.UIConversation() }
@@ -325,11 +368,14 @@ func (b *Backend) restore() {
 // the conversation. Answers need nothing: the store holds them until the
 // run they go with (Continue).
 func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
-	switch cmd.(type) {
+	switch cmd := cmd.(type) {
 	case backend.Send, backend.Continue:
 		req, ok := b.cfg.Protocol.Run(conv)
 		if !ok {
 			return errors.New("no run to start")
+		}
+		if send, ok := cmd.(backend.Send); ok {
+			req = b.cfg.Protocol.WithAppContext(req, send.AppContext)
 		}
 		b.stop()
 		b.request(req, false)

@@ -12,6 +12,7 @@
 package native
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"time"
@@ -184,7 +185,11 @@ func Encode(sessionID string, cmd backend.Command) ([]byte, error) {
 	var frame any
 	switch c := cmd.(type) {
 	case backend.Send:
-		id, frame = c.ID, wire.NewUserMessage(sessionID, c.Text)
+		msg := wire.NewUserMessage(sessionID, c.Text)
+		if len(c.AppContext) > 0 {
+			msg.AppContext, _ = json.Marshal(c.AppContext)
+		}
+		id, frame = c.ID, msg
 	case backend.Answer:
 		id, frame = c.ID, wire.NewAnswers(sessionID, c.Key, c.Answers)
 	case backend.Decide:
