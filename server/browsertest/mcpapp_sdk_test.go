@@ -215,6 +215,9 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 	needMCPApps(t)
 	startCDN(t)
 	b := newAppTestBackend(map[string]string{"ui://test/sdk": sdkApp()})
+	// Messages are echoed as a real backend does: the page sends a message
+	// typed while the one before it waits for its echo only once it came.
+	b.echoMessages(nil)
 	base := b.serveApps(t)
 	p := newPage(t)
 	p.addInitScript(`window.__opened = []; window.open = function (u) { window.__opened.push(String(u)); return null; };`)
