@@ -393,7 +393,7 @@ func TestMCPAppHostileIsContained(t *testing.T) {
 	startCDN(t)
 	b := newAppTestBackend(map[string]string{"ui://test/hostile": hostileApp})
 	base := b.serveApps(t)
-	p := newPage(t)
+	p := newPageWithin(t, 3*time.Minute) // the flood below takes a while
 	p.openAt(base, "/?session=mcp-hostile&lang=en")
 	p.waitConnected()
 	p.do(evalAction(`document.cookie = "stepwise-secret=cookie; path=/"; localStorage.setItem("stepwise-secret", "stored")`))
@@ -403,7 +403,9 @@ func TestMCPAppHostileIsContained(t *testing.T) {
 		`{"type":"content_block_stop","index":1}`,
 		`{"type":"content_block_start","index":2,"content_block":{"type":"tool_result","tool_use_id":"h1","content":"done","status":"success"}}`,
 		`{"type":"message_stop"}`)
-	deadline := time.Now().Add(30 * time.Second)
+	// The second report comes after the flood, which a busy 2-core
+	// machine takes a while to drain.
+	deadline := time.Now().Add(90 * time.Second)
 	for len(b.toolCalls("report")) < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hostile app's reports: %v", b.toolCalls("report"))
