@@ -232,7 +232,7 @@ func indexOf(list, node js.Value) int {
 // also lets chunks the reader was in be frozen again once they move on.
 func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 	thaw := func(i int, t target, click, focus bool) {
-		ctx.Dispatch(func(ctx app.Context) {
+		Dispatch(ctx, func(ctx app.Context) {
 			c.thaw(ctx, i, func() {
 				el := d.chunk(i)
 				if !el.Truthy() {
@@ -253,7 +253,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 	}
 	unblock := func(js.Value) {
 		if len(c.freeze.blocked) > 0 {
-			ctx.Dispatch(c.unblock)
+			Dispatch(ctx, c.unblock)
 		}
 	}
 	// A chunk whose copy was taken but is not in yet is still live: a
@@ -273,7 +273,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 		_, frozen := c.freeze.marks[i]
 		_, pending := c.freeze.pending[i]
 		if pending || frozen && !c.freeze.placed[i] {
-			ctx.Dispatch(func(ctx app.Context) { c.thaw(ctx, i, nil) })
+			Dispatch(ctx, func(ctx app.Context) { c.thaw(ctx, i, nil) })
 		}
 	}
 	listen := func(target js.Value, event string, f func(e js.Value)) {
