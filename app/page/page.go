@@ -420,13 +420,19 @@ func (m *Model) afterApply(ch state.Changes) {
 	}
 }
 
-// nextID gives a command its id: the outcome names it.
+// nextID gives a command its id: the outcome names it. (Not inlined:
+// it is called in several places.)
+//
+//go:noinline
 func (m *Model) nextID() string {
 	m.seq++
 	return "c" + strconv.Itoa(m.seq)
 }
 
-// sent records a command waiting for its outcome.
+// sent records a command waiting for its outcome. (Not inlined: it is
+// called in several places.)
+//
+//go:noinline
 func (m *Model) sent(c sentCommand) {
 	if len(m.waiting) == maxWaiting {
 		m.waiting = append(m.waiting[:0], m.waiting[1:]...)

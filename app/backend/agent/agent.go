@@ -475,6 +475,20 @@ func (b *Backend) saved(convs Conversations, leftOut int, err error) []backend.E
 	return nil
 }
 
+// emit delivers what decide says once it is applied, unless request gen
+// is no longer current by then. (Not inlined: request calls it in many
+// places.)
+//
+//go:noinline
+func (b *Backend) emit(gen int, decide func(conv *state.Store) []backend.Event) {
+	b.deliver(backend.Of{Events: func(conv *state.Store) []backend.Event {
+		if gen != b.gen {
+			return nil
+		}
+		return decide(conv)
+	}})
+}
+
 // request sends req and delivers its stream. reconnecting marks an AI SDK
 // resume asked for because the run's own stream broke: when it brings
 // nothing back, the run ends with a notice instead of quietly.
@@ -482,16 +496,7 @@ func (b *Backend) request(req Request, reconnecting bool) {
 	b.gen++
 	gen := b.gen
 	resume := req.Method == "GET"
-	// emit delivers what decide says once it is applied, unless the
-	// request is no longer current by then.
-	emit := func(decide func(conv *state.Store) []backend.Event) {
-		b.deliver(backend.Of{Events: func(conv *state.Store) []backend.Event {
-			if gen != b.gen {
-				return nil
-			}
-			return decide(conv)
-		}})
-	}
+	emit := func(decide func(conv *state.Store) []backend.Event) { b.emit(gen, decide) }
 	just := func(evs ...backend.Event) func(*state.Store) []backend.Event {
 		return func(*state.Store) []backend.Event { return evs }
 	}
