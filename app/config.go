@@ -1,11 +1,12 @@
-// Package app is Stepwise's client: the page's controller (Controller, the
-// go-app component that owns the session and its store and renders the
-// views of package components), its configuration, the transports that
-// feed it (WebSocket, SSE, replay) and the embedding bridge. Data flows one
-// way: transport -> Controller -> state.Store -> components' views; the
-// actions views raise -> Controller -> commands -> transport, whose
-// outcomes come back the same way. Other packages import it as "client"
-// (package components never does).
+// Package app is Stepwise's client as go-app sees it: the Controller (the
+// page's component, which wires a backend to the page's model and renders
+// the views of package components), its configuration, the one place that
+// picks the backend, and the embedding bridge. Data flows one way: the
+// backend (app/backend/...) -> the page's update (app/page) ->
+// state.Store -> the views' props; the actions the views raise -> the
+// page's update -> commands -> the backend, whose outcomes come back the
+// same way. Other packages import it as "client" (package components
+// never does).
 package app
 
 import (
@@ -89,12 +90,6 @@ const (
 	ProtocolAGUI     = "ag-ui"
 	ProtocolAISDK    = "ai-sdk"
 )
-
-// AgentMode is true for an AG-UI agent or an AI SDK chat route: the page
-// keeps the conversation and POSTs each run (agent.go).
-func (c Config) AgentMode() bool {
-	return c.Protocol == ProtocolAGUI || c.Protocol == ProtocolAISDK
-}
 
 // DefaultConfig returns the defaults of PROTOCOL.md.
 func DefaultConfig() Config {
@@ -294,9 +289,4 @@ func cleanSessionID(id string) string {
 		}
 	}
 	return b.String()
-}
-
-// Path fills a path template with the session id.
-func (c Config) Path(template string) string {
-	return strings.ReplaceAll(template, "{session_id}", url.PathEscape(c.SessionID))
 }

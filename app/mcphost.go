@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/backend"
 	"stepwise/components"
 	"stepwise/state"
 )
@@ -839,28 +840,20 @@ func (h *appHost) send1(a *appInstance, m rpc) {
 
 // modelContext is what the apps told the model (ui/update-model-context),
 // for the person's next message; it is taken once.
-func (h *appHost) modelContext() []appContext {
+func (h *appHost) modelContext() []backend.AppContext {
 	if len(h.context) == 0 {
 		return nil
 	}
-	var out []appContext
+	var out []backend.AppContext
 	for id, c := range h.context {
 		uri := ""
 		if it := h.tool(id); it != nil && it.Tool.App != nil {
 			uri = it.Tool.App.ResourceURI
 		}
-		out = append(out, appContext{ToolUseID: id, ResourceURI: uri, Context: c})
+		out = append(out, backend.AppContext{ToolUseID: id, ResourceURI: uri, Context: c})
 	}
 	h.context = map[string]json.RawMessage{}
 	return out
-}
-
-// appContext is one app's model context as the next message carries it
-// (docs/protocol-extensions.md).
-type appContext struct {
-	ToolUseID   string          `json:"tool_use_id"`
-	ResourceURI string          `json:"resource_uri"`
-	Context     json.RawMessage `json:"context"`
 }
 
 // webURL is an http or https URL with a host.
@@ -916,49 +909,3 @@ type backendError struct {
 }
 
 func (e *backendError) Error() string { return fmt.Sprintf("%d: %s", e.Status, e.Message) }
-
-// contextJSON is the apps' model context for a native message frame
-// (app_context), nil for none; it is taken once.
-func (h *appHost) contextJSON() json.RawMessage {
-	if h == nil {
-		return nil
-	}
-	list := h.modelContext()
-	if len(list) == 0 {
-		return nil
-	}
-	raw, _ := json.Marshal(list)
-	return raw
-}
-
-// withModelContext adds the apps' model context to an agent run: AG-UI's
-// RunAgentInput.context entries ({description, value}), or the AI SDK
-// request's mcpAppContext.
-func (h *appHost) withModelContext(protocol string, req agentRequest) agentRequest {
-	if h == nil || len(h.context) == 0 || req.Body == nil {
-		return req
-	}
-	var body map[string]json.RawMessage
-	if json.Unmarshal(req.Body, &body) != nil {
-		return req
-	}
-	list := h.modelContext()
-	if protocol == ProtocolAGUI {
-		var ctx []json.RawMessage
-		_ = json.Unmarshal(body["context"], &ctx)
-		for _, c := range list {
-			entry, _ := json.Marshal(map[string]string{
-				"description": "MCP App " + c.ResourceURI + " (tool call " + c.ToolUseID + "): what it wants the model to know",
-				"value":       string(c.Context),
-			})
-			ctx = append(ctx, entry)
-		}
-		body["context"], _ = json.Marshal(ctx)
-	} else {
-		body["mcpAppContext"], _ = json.Marshal(list)
-	}
-	if raw, err := json.Marshal(body); err == nil {
-		req.Body = raw
-	}
-	return req
-}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
+	"stepwise/app/internal/browser"
 	"stepwise/components"
 	"stepwise/state"
 )
@@ -19,32 +21,19 @@ import (
 // the first app appears.
 func (c *Controller) startApps(ctx app.Context) {
 	h := newAppHost()
-	h.dispatch = func(f func(ctx app.Context)) { ctx.Dispatch(f) }
+	h.dispatch = func(f func(ctx app.Context)) { dom.Dispatch(ctx, f) }
 	h.publish = func(ctx app.Context, id string, st components.AppFrameState) { components.ShowAppState(id, st) }
-	h.tool = func(id string) *state.Item { return c.sess.Store.Tool(id) }
+	h.tool = func(id string) *state.Item { return c.page.Store().Tool(id) }
 	h.send = func(ctx app.Context, text string) { ctx.NewActionWithValue(components.ActionSendMessage, text) }
 	h.tr = func(key string, args ...any) string { return c.settings.T(key, args...) }
 	h.locale = c.settings.Locale.Lang()
 	h.sandbox = sandboxURL(app.Getenv(EnvSandbox), js.Global().Get("location"))
-	h.backend = c.appBackend()
+	h.backend = c.appBackend(fetchJSON)
 	h.frames = &jsFrames{ctx: ctx, host: h, script: ctx.ResolveStaticResource("/web/mcp-host.js")}
 	c.apps = h
 	for _, action := range []string{components.ActionAppMount, components.ActionAppDismount, components.ActionAppSync, components.ActionAppAnswer, components.ActionAppMode} {
 		ctx.Handle(action, h.onAction)
 	}
-}
-
-// appBackend is where the apps' reads and calls go, by protocol.
-func (c *Controller) appBackend() appBackend {
-	if c.cfg.Protocol == ProtocolAGUI {
-		return aguiAppBackend{do: fetchJSON, nextID: newSessionID, path: func() (string, string) {
-			return c.cfg.AgentPath, c.sess.Store.AGUIConversation().ThreadID
-		}}
-	}
-	return pathAppBackend{do: fetchJSON, paths: func() (string, string, string) {
-		resource, calls := appPaths(c.cfg, app.Getenv)
-		return resource, calls, c.cfg.SessionID
-	}}
 }
 
 // sandboxURL is the proxy page's URL: the deployment's, or ":PORT" on the
@@ -90,13 +79,13 @@ func (f *jsFrames) whenReady(fn func()) {
 	onload = js.FuncOf(func(js.Value, []js.Value) any {
 		onload.Release()
 		onerror.Release()
-		f.ctx.Dispatch(func(ctx app.Context) { f.started() })
+		dom.Dispatch(f.ctx, func(ctx app.Context) { f.started() })
 		return nil
 	})
 	onerror = js.FuncOf(func(js.Value, []js.Value) any {
 		onload.Release()
 		onerror.Release()
-		f.ctx.Dispatch(func(ctx app.Context) { f.loading = false })
+		dom.Dispatch(f.ctx, func(ctx app.Context) { f.loading = false })
 		return nil
 	})
 	s.Set("onload", onload)
@@ -115,12 +104,12 @@ func (f *jsFrames) started() {
 	f.onMsg = js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 2 {
 			frame, data := args[0].Int(), args[1].String()
-			f.ctx.Dispatch(func(ctx app.Context) { h.receive(ctx, frame, data) })
+			dom.Dispatch(f.ctx, func(ctx app.Context) { h.receive(ctx, frame, data) })
 		}
 		return nil
 	})
 	f.onTheme = js.FuncOf(func(js.Value, []js.Value) any {
-		f.ctx.Dispatch(func(ctx app.Context) { h.themeChanged() })
+		dom.Dispatch(f.ctx, func(ctx app.Context) { h.themeChanged() })
 		return nil
 	})
 	api.Call("start", f.onMsg, f.onTheme)
@@ -178,11 +167,11 @@ func fetchJSON(method, url string, body []byte) (int, []byte, error) {
 		headers["Content-Type"] = "application/json"
 		init["body"] = string(body)
 	}
-	resp, err := await(js.Global().Call("fetch", url, init))
+	resp, err := browser.Await(js.Global().Call("fetch", url, init))
 	if err != nil {
 		return 0, nil, err
 	}
-	buf, err := await(resp.Call("arrayBuffer"))
+	buf, err := browser.Await(resp.Call("arrayBuffer"))
 	if err != nil {
 		return 0, nil, err
 	}

@@ -289,15 +289,12 @@ func TestAppHostModelContext(t *testing.T) {
 	r.from(`{"jsonrpc":"2.0","id":"x1","method":"ui/update-model-context","params":{"content":[{"type":"text","text":"first"}]}}`)
 	r.from(`{"jsonrpc":"2.0","id":"x2","method":"ui/update-model-context","params":{"content":[{"type":"text","text":"newest"}]}}`)
 	assert.True(t, r.views["t1"].Context)
-	req := r.h.withModelContext(ProtocolAGUI, agentRequest{Method: "POST", Body: []byte(`{"threadId":"t","context":[]}`)})
-	var body struct {
-		Context []struct{ Description, Value string }
-	}
-	require.NoError(t, json.Unmarshal(req.Body, &body))
-	require.Len(t, body.Context, 1)
-	assert.Contains(t, body.Context[0].Description, "ui://t/app")
-	assert.JSONEq(t, `{"content":[{"type":"text","text":"newest"}]}`, body.Context[0].Value)
-	assert.Nil(t, r.h.contextJSON(), "taken once")
+	list := r.h.modelContext()
+	require.Len(t, list, 1)
+	assert.Equal(t, "ui://t/app", list[0].ResourceURI)
+	assert.Equal(t, "t1", list[0].ToolUseID)
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"newest"}]}`, string(list[0].Context))
+	assert.Nil(t, r.h.modelContext(), "taken once")
 }
 
 func TestAppPaths(t *testing.T) {

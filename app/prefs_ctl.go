@@ -3,6 +3,8 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
+	"stepwise/app/page"
 	"stepwise/components"
 	"stepwise/components/i18n"
 )
@@ -19,12 +21,13 @@ func (c *Controller) onSetLanguage(ctx app.Context, a app.Action) {
 	path := c.cfg.CatalogPath
 	ctx.Async(func() {
 		err := loadCatalog(path, lang)
-		ctx.Dispatch(func(ctx app.Context) {
+		dom.Dispatch(ctx, func(ctx app.Context) {
 			if err != nil {
-				c.notice = c.settings.T("prefs.language_failed", i18n.Name(lang))
+				c.update(ctx, page.LanguageFailed{Lang: lang})
 				return
 			}
 			c.settings.Locale = l
+			c.update(ctx, page.SetLocale{Locale: l})
 			savePref(prefLangKey, lang)
 			dropURLLang()
 			ctx.Page().SetLang(lang)

@@ -10,20 +10,21 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/internal/browser"
 	"stepwise/components/i18n"
 )
 
 // savedPref reads one of the reader's choices ("" for none, or when the
 // browser keeps no site data).
 func savedPref(key string) string {
-	v, _, _ := webStorage("localStorage").Get(key)
+	v, _, _ := browser.WebStorage("localStorage").Get(key)
 	return v
 }
 
 // savePref keeps a choice; "" forgets it. A browser that refuses keeps it
 // for this page only.
 func savePref(key, value string) {
-	st := webStorage("localStorage")
+	st := browser.WebStorage("localStorage")
 	if value == "" {
 		st.Remove(key)
 		return
@@ -48,7 +49,7 @@ func loadCatalog(path, lang string) error {
 	}
 	done := make(chan error, 1)
 	go func() {
-		body, err := fetchBody(path + url.PathEscape(lang) + ".json")
+		body, err := browser.FetchBody(path + url.PathEscape(lang) + ".json")
 		if err == nil {
 			err = i18n.Register(lang, body)
 		}

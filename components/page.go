@@ -79,13 +79,13 @@ type PageProps struct {
 	Resuming bool
 
 	// Frozen are the chunks (by index) whose items the page shows as a
-	// static copy of their DOM instead of views (app/freeze.go). A chunk is
+	// static copy of their DOM instead of views (app/dom/freeze.go). A chunk is
 	// drawn frozen only while its items are still those of its mark: any
 	// change draws it live again.
 	Frozen map[int]ChunkMark
 	// Waiting are the chunks (by index) not drawn yet: drawn empty, at an
 	// estimated height, until the app draws them a few at a time
-	// (app/draw.go).
+	// (app/dom/draw.go).
 	Waiting map[int]bool
 }
 
@@ -281,7 +281,7 @@ type ChunkView struct {
 	Forms    Forms
 	Copied   string // the copy button of one of its items that just copied
 	// Frozen: the chunk is drawn empty, and the app puts a static copy of
-	// its items' DOM in it (app/freeze.go).
+	// its items' DOM in it (app/dom/freeze.go).
 	Frozen bool
 	// Waiting: the chunk is drawn empty until the app draws its items.
 	Waiting bool

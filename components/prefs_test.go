@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"stepwise/components/htmltest"
 	"stepwise/components/i18n"
 )
 
@@ -13,12 +14,23 @@ func TestPrefsMenu(t *testing.T) {
 	m := &PrefsMenu{Settings: in("de"), Theme: ThemeDark, open: true}
 	html := render(t, m)
 	for _, want := range []string{
-		`aria-label="Sprache und Darstellung"`, `<label for="prefs-language"`, `>Sprache</label>`,
-		`value="ar" lang="ar"`, `>العربية</option>`, `>Deutsch</option>`, `<legend class="prefs-label">Farbschema</legend>`,
+		`aria-label="Sprache und Darstellung"`, `>Sprache</label>`,
+		`>العربية</option>`, `>Deutsch</option>`, `<legend class="prefs-label">Farbschema</legend>`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %s in\n%s", want, html)
 		}
+	}
+	// Each option names its language in that language (attributes come
+	// in any order).
+	doc := htmltest.Parse(t, html)
+	if doc.First(func(n *htmltest.Node) bool {
+		return n.Tag == "option" && n.Attrs["value"] == "ar" && n.Attrs["lang"] == "ar"
+	}) == nil {
+		t.Error(`no <option value="ar" lang="ar">`)
+	}
+	if doc.First(func(n *htmltest.Node) bool { return n.Tag == "label" && n.Attrs["for"] == "prefs-language" }) == nil {
+		t.Error(`no <label for="prefs-language">`)
 	}
 	if n := strings.Count(html, "<option"); n != len(i18n.Languages) {
 		t.Errorf("%d options for %d languages", n, len(i18n.Languages))

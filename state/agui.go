@@ -869,7 +869,7 @@ func (s *Store) aguiLegacyInterrupt(st *aguiState, value json.RawMessage) {
 // integration sends both when its emitInterruptOutcome option is on): its
 // metadata.langgraph.raw is the on_interrupt value. That card stays the
 // only one; the outcome's id is kept on it, so the answer goes out under
-// both (AGUIRunInput), and the outcome entry is marked as seen, so each
+// both (aguiRunInput), and the outcome entry is marked as seen, so each
 // legacy card matches one interrupt only.
 func (s *Store) aguiSameAsLegacy(st *aguiState, in wire.AGUIInterrupt) bool {
 	var meta struct {

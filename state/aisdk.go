@@ -22,7 +22,7 @@ const SourcesQuery = "Sources"
 type uiState struct {
 	conv UIConversation
 	// msg is the index of the assistant message the stream writes, -1
-	// before its start; continueMsg, set by UIChatRequest, is the one the
+	// before its start; continueMsg, set by uiChatRequest, is the one the
 	// next response continues (after a tool approval), -1 for a new one.
 	msg, continueMsg int
 
@@ -420,7 +420,7 @@ func (s *Store) uiResetStep(st *uiState) {
 	}
 	m.Parts = m.Parts[:start]
 	conv, msg := st.conv, st.msg
-	s.RestoreUI(conv) // the sources panel too comes from the parts
+	s.restoreUI(conv) // the sources panel too comes from the parts
 	st = &s.dialectState().ui
 	st.msg = msg
 	s.setStatus(StatusRunning)

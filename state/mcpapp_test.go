@@ -153,7 +153,7 @@ func TestAGUIMCPAppsActivityWithoutTool(t *testing.T) {
 // the conversation's parts.
 func TestAISDKToolApp(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("stock?")
+	s.uiChatRequest("stock?")
 	chunks := []string{
 		`{"type":"start","messageId":"a1"}`,
 		`{"type":"tool-input-start","toolCallId":"c1","toolName":"show_stock","dynamic":true,"providerMetadata":{"mcp":{"app":{"resourceUri":"ui://demo/stock","mimeType":"text/html;profile=mcp-app","visibility":["model","app"]}}}}`,
@@ -169,12 +169,12 @@ func TestAISDKToolApp(t *testing.T) {
 
 	conv := s.UIConversation()
 	restored := newDialectStore()
-	restored.RestoreUI(conv)
+	restored.restoreUI(conv)
 	require.NotNil(t, restored.Tool("c1"))
 	require.NotNil(t, restored.Tool("c1").Tool.App, "the app survives a reload")
 
 	other := newDialectStore()
-	other.UIChatRequest("x")
+	other.uiChatRequest("x")
 	applyTo(other, `{"type":"start","messageId":"a1"}`,
 		`{"type":"tool-input-available","toolCallId":"c2","toolName":"x","input":{},"providerMetadata":{"mcp":{"app":{"resourceUri":"ui://demo/stock","mimeType":"text/html"}}}}`)
 	assert.Nil(t, other.Tool("c2").Tool.App, "another media type is no MCP App")
@@ -182,7 +182,7 @@ func TestAISDKToolApp(t *testing.T) {
 
 func TestAppInputWhileItStreams(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("x")
+	s.uiChatRequest("x")
 	applyTo(s, `{"type":"start","messageId":"a1"}`,
 		`{"type":"tool-input-start","toolCallId":"c1","toolName":"show_stock"}`,
 		`{"type":"tool-input-delta","toolCallId":"c1","inputTextDelta":"{\"symbol\":\"AC"}`)

@@ -34,6 +34,9 @@ type Options struct {
 	// NewID makes the ids of the messages and runs the client creates in
 	// the AG-UI and AI SDK modes (dialect.go); nil means random ids.
 	NewID func() string
+	// Kept says who keeps the conversation, which decides what the local
+	// events do (local.go).
+	Kept Kept
 }
 
 // DefaultOptions are the options of PROTOCOL.md's defaults.
@@ -76,6 +79,9 @@ type Changes struct {
 	Status  bool
 	Sources bool
 	Pending bool
+	// Ready (a CardAnswered's) is true when every card the agent waits on
+	// has its answer: the answers can go (AnswersSent).
+	Ready bool
 }
 
 // Store holds one conversation: its items, the agent's status, the pending
@@ -112,6 +118,11 @@ type Store struct {
 	sawActivity bool  // the stream has carried a structured activity
 	dialectText *Item // the text item text_output_stream appends to
 	dialectBuf  strings.Builder
+
+	// The request the last local event made (NextAGUIRun,
+	// NextUIChatRequest), until the next event.
+	nextRun  *wire.RunAgentInput
+	nextChat *wire.UIChatRequest
 
 	sources       []SourceGroup
 	sourcesByTool map[string]int
@@ -252,6 +263,7 @@ func (s *Store) Apply(ev *wire.Event) Changes {
 func (s *Store) begin() {
 	s.epoch++
 	s.changes = Changes{Items: s.changes.Items[:0]}
+	s.nextRun, s.nextChat = nil, nil
 }
 
 // dispatch applies ev and reports whether it was valid.

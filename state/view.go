@@ -215,16 +215,7 @@ func viewItem(it *Item, top bool) any {
 		q := it.Question
 		return viewQuestion{base, q.ApprovalKey, q.State, q.Questions, q.Answers}
 	case KindApproval:
-		a := it.Approval
-		actions := make([]viewApprovalAction, len(a.Actions))
-		for i, act := range a.Actions {
-			actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
-			if act.Decision != "" {
-				d := act.Decision
-				actions[i].Decision = &d
-			}
-		}
-		return viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
+		return viewItemApproval(it, base)
 	case KindActivity:
 		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text, it.Activity.Summary, it.Activity.Progress}
 	case KindUnknown:
@@ -238,4 +229,25 @@ func viewItem(it *Item, top bool) any {
 		return v
 	}
 	return base // stopped
+}
+
+// viewItemApproval is an approval card's view: REPLAY.md's fields, and
+// BACKENDS.md's text and expiry where the card has them (an AG-UI
+// interrupt's message and expiresAt), which REPLAY.md's own cards never
+// carry.
+func viewItemApproval(it *Item, base viewBase) any {
+	a := it.Approval
+	actions := make([]viewApprovalAction, len(a.Actions))
+	for i, act := range a.Actions {
+		actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
+		if act.Decision != "" {
+			d := act.Decision
+			actions[i].Decision = &d
+		}
+	}
+	v := viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
+	if a.Text != "" || a.ExpiresAt != "" {
+		return viewApprovalText{v, a.Text, a.ExpiresAt}
+	}
+	return v
 }

@@ -52,7 +52,7 @@
   // scrolled to offset 0, so a conversation that starts short (a first
   // answer, a stream replayed on reload) and grows past the screen would
   // keep the reader at its top. The app calls stepwiseFollow() after its
-  // renders (app/follow.go): while the conversation is at its top and not
+  // renders (app/dom/follow.go): while the conversation is at its top and not
   // being read there, once its content overflows it goes to the end.
   // Until a scroll event has said otherwise, a conversation is at its top;
   // anywhere else the call reads no layout. At the top the layout is read
@@ -82,7 +82,7 @@
   // when some wait. A
   // backend that replays its log sends thousands of messages at once; a
   // call into the wasm for each (each applied, and drawn, apart) would take
-  // tens of seconds for a long log (app/jsws). It returns take(max), which
+  // tens of seconds for a long log (app/internal/browser). It returns take(max), which
   // hands over the oldest max messages (all without max) and, if some are
   // left, calls wake again from a later task, so that the page paints and
   // answers between batches; and stop(), after which wake is never called
@@ -134,7 +134,7 @@
   };
 
   // stepwiseLoop(step) calls step() in a task of its own, again and again
-  // while it returns true: the replay driver's max rate (app/replay_js.go,
+  // while it returns true: the replay driver's max rate (app/backend/replay/player_js.go,
   // ../shared/bench/README.md), each next task posted through a
   // MessageChannel as soon as step returns. Calling in from here, with no
   // arguments, costs the wasm less than being the port's handler.

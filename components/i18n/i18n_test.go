@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"stepwise/state"
 )
 
 // counts covers every branch of the plural rules.
@@ -288,6 +290,9 @@ func uses(t *testing.T) (literals map[string]bool, tCalls, nCalls []string) {
 // a literal (keys chosen at run time come from tables of literals).
 func TestNoDeadKeys(t *testing.T) {
 	literals, _, _ := uses(t)
+	for _, code := range state.ToolErrorCodes() {
+		literals["tool.error."+code] = true // components' toolErrorKey
+	}
 	text, plural := allKeys()
 	for k := range text {
 		if !literals[k] {
@@ -298,6 +303,25 @@ func TestNoDeadKeys(t *testing.T) {
 		if !literals[k] {
 			t.Errorf("dead plural %q: no code uses it", k)
 		}
+	}
+}
+
+// TestToolErrorCodesHaveSentences: every error code state knows has its
+// sentence in every language (components' toolErrorKey).
+func TestToolErrorCodesHaveSentences(t *testing.T) {
+	require := func(key string) {
+		for _, lang := range Languages {
+			if _, ok := catalogs[lang].text[key]; !ok {
+				t.Errorf("%s: no sentence for %q", lang, key)
+			}
+		}
+	}
+	for _, code := range state.ToolErrorCodes() {
+		if code == state.UnknownErrorCode {
+			require("tool.error.failed")
+			continue
+		}
+		require("tool.error." + code)
 	}
 }
 

@@ -113,7 +113,7 @@ func DecodeHistory(data []byte) (*History, error) {
 // DecodeHistoryPaced is DecodeHistory calling tick, when not nil, after
 // each message: a long conversation's history is megabytes of JSON, and a
 // browser decoding it in one go freezes for a few hundred ms; tick may
-// pause to let the page paint and answer (app/pace.go).
+// pause to let the page paint and answer (app/internal/browser/pace.go).
 //
 // The messages are read one at a time from the stream; every other member
 // is decoded by json.Unmarshal, which keeps its rules (keys matched
