@@ -56,7 +56,7 @@ var upstreamPages = []struct {
 		[]string{"A file was uploaded to the code container", "file_011CNha8iCJcU1wXNR6q4V8w", "The CSV has 3 columns."}},
 	{"handmade-anthropic-encrypted-code.jsonl", "../../state/testdata/handmade/anthropic-encrypted-code-execution-result.jsonl",
 		"../../state/testdata/handmade/anthropic-encrypted-code-execution-result.view.json",
-		[]string{"Code execution", "The search found one page"}},
+		[]string{"Run code", "The search found one page"}},
 	{"upstream-aisdk-automatically-approved.jsonl", "../../state/testdata/upstream/vercel-ai/ui/to-ui-message-stream-automatically-approved.jsonl",
 		"../../state/testdata/upstream/vercel-ai/ui/to-ui-message-stream-automatically-approved.view.json",
 		[]string{"Hello, world!"}},
