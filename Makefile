@@ -47,7 +47,19 @@ env: $(PATCHED)
 # crypto/tls, crypto/rand and crypto/aes stay out of the wasm;
 # wasm/goapp-wasm.patch).
 WASM_TAGS  := goappomitserver,goappomitcrypto
-WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath
+# Packages app.wasm runs off a stream's path (start-up, errors, dates,
+# URLs, JSON by reflection, compiling regular expressions) are compiled
+# without inlining: their code compresses better, and nothing a stream or
+# a render runs waits on them (docs/performance.md, "Size";
+# wasm/size_test.go keeps the list to packages of the wasm, none of them
+# hot).
+WASM_NOINLINE := regexp/syntax regexp time fmt net/url net/netip \
+	encoding/base64 encoding/hex encoding/json html internal/fmtsort os \
+	syscall internal/poll io/fs internal/bisect internal/godebug errors \
+	context sort bufio runtime/debug path/filepath unique weak \
+	github.com/maxence-charriere/go-app/v10/pkg/errors
+WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath \
+	$(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 web/app.wasm: $(WASM_SRC) $(PATCHED)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
