@@ -54,9 +54,9 @@ WASM_TAGS  := goappomitserver,goappomitcrypto
 # wasm/size_test.go keeps the list to packages of the wasm, none of them
 # hot).
 WASM_NOINLINE := regexp/syntax regexp time fmt net/url net/netip \
-	encoding/base64 encoding/hex encoding/json html internal/fmtsort os \
+	encoding/base64 encoding/hex html internal/fmtsort os \
 	syscall internal/poll io/fs internal/bisect internal/godebug errors \
-	context sort bufio runtime/debug path/filepath unique weak \
+	context sort runtime/debug path/filepath unique weak \
 	github.com/maxence-charriere/go-app/v10/pkg/errors
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath \
 	$(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
