@@ -107,6 +107,8 @@ type viewTool struct {
 	// Progress: what a tool still running reports (AI SDK preliminary
 	// outputs), until its result.
 	Progress string `json:"progress,omitempty"`
+	// Code: a code tool's result read for its own view (codetools.go).
+	Code *CodeRun `json:"code,omitempty"`
 }
 
 type viewGroup struct {
@@ -192,7 +194,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, t.Code}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()
