@@ -20,60 +20,45 @@ func LineDiff(old, new string) []string {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	// lcs[i*w+j] is the length of the longest common subsequence of ma[i:]
+	// and mb[j:]; nil past the bound, where every changed line is removed,
+	// then added.
+	w := len(mb) + 1
+	var lcs []int32
+	if len(ma)*len(mb) <= maxDiffCells {
+		lcs = make([]int32, (len(ma)+1)*w)
+		for i := len(ma) - 1; i >= 0; i-- {
+			for j := len(mb) - 1; j >= 0; j-- {
+				if ma[i] == mb[j] {
+					lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+				} else {
+					lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+				}
+			}
+		}
+	}
 	out := make([]string, 0, len(a)+len(b)-pre-suf)
 	for _, l := range a[:pre] {
 		out = append(out, " "+l)
 	}
-	out = appendChanged(out, a[pre:len(a)-suf], b[pre:len(b)-suf])
-	for _, l := range a[len(a)-suf:] {
-		out = append(out, " "+l)
-	}
-	return out
-}
-
-// appendChanged appends the diff of the lines between the common ends.
-func appendChanged(out, a, b []string) []string {
-	if len(a)*len(b) > maxDiffCells || len(a) == 0 || len(b) == 0 {
-		for _, l := range a {
-			out = append(out, "-"+l)
-		}
-		for _, l := range b {
-			out = append(out, "+"+l)
-		}
-		return out
-	}
-	// lcs[i*w+j] is the length of the longest common subsequence of a[i:]
-	// and b[j:].
-	w := len(b) + 1
-	lcs := make([]int32, (len(a)+1)*w)
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			} else {
-				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
+	for i, j := 0, 0; i < len(ma) || j < len(mb); {
+		sign, line := "+", ""
 		switch {
-		case a[i] == b[j]:
-			out = append(out, " "+a[i])
+		case i < len(ma) && j < len(mb) && ma[i] == mb[j]:
+			sign, line = " ", ma[i]
 			i, j = i+1, j+1
-		case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-			out = append(out, "-"+a[i])
+		case i < len(ma) && (j == len(mb) || lcs == nil || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
+			sign, line = "-", ma[i]
 			i++
 		default:
-			out = append(out, "+"+b[j])
+			line = mb[j]
 			j++
 		}
+		out = append(out, sign+line)
 	}
-	for ; i < len(a); i++ {
-		out = append(out, "-"+a[i])
-	}
-	for ; j < len(b); j++ {
-		out = append(out, "+"+b[j])
+	for _, l := range a[len(a)-suf:] {
+		out = append(out, " "+l)
 	}
 	return out
 }

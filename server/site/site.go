@@ -79,7 +79,7 @@ func New(cfg Config) (http.Handler, error) {
 			Maskable: "/web/icons/maskable-512.png",
 			SVG:      "/web/logo.svg",
 		},
-		Styles:                []string{"/web/stepwise.css"},
+		Styles:                []string{"/web/stepwise.css", "/web/renderers.css"},
 		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
