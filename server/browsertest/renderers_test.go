@@ -1,0 +1,152 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The built-in renderers (docs/renderers.md) in the real page, on streams
+// recorded by the AI SDK's Anthropic provider tests (state/testdata/
+// upstream/vercel-ai/anthropic; copies under testdata, checked against
+// them).
+
+// sameFixture fails unless testdata/fixture is a copy of original.
+func sameFixture(t *testing.T, fixture, original string) {
+	t.Helper()
+	a, err := os.ReadFile("testdata/" + fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(original)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Fatalf("testdata/%s differs from %s", fixture, original)
+	}
+}
+
+// openGroups opens every closed group of the conversation.
+func (p *page) openGroups() {
+	p.t.Helper()
+	for i := 0; i < 50 && eval[bool](p, `!!document.querySelector('[data-kind="group"] .group-header[aria-expanded="false"]')`); i++ {
+		p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] .group-header[aria-expanded="false"]`)))
+	}
+}
+
+// openTool opens a tool's details and returns the selector of its root.
+func (p *page) openTool(id string) string {
+	p.t.Helper()
+	sel := `[data-tool-id="` + id + `"]`
+	p.do(chromedp.Click(chromedp.CSS(sel + ` .tool-row`)))
+	p.waitJS(`document.querySelector('`+sel+` .code-run')`, 5*time.Second)
+	return sel
+}
+
+// A skill's run with code execution: files viewed and created, commands
+// with output, errors and an exit code, edits as diffs, a file made. Each
+// shows as what it is, never as the result's JSON.
+func TestCodeToolsDrawnAsWhatTheyAre(t *testing.T) {
+	const up = "../../state/testdata/upstream/vercel-ai/anthropic/"
+	sameFixture(t, "upstream-anthropic-code-skill.jsonl", up+"anthropic-code-execution-20250825.pptx-skill.chunks.txt")
+	sameFixture(t, "upstream-anthropic-tool-search.jsonl", up+"anthropic-tool-search-deferred-regex.chunks.txt")
+	p := newPage(t)
+	p.replayURL("/fixtures/upstream-anthropic-code-skill.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	sameAsGolden(t, p, up+"anthropic-code-execution-20250825.pptx-skill.view.json")
+	p.openGroups()
+
+	text := func(sel string) string { return eval[string](p, `document.querySelector('`+sel+`').textContent`) }
+	// The row says what ran before it is opened.
+	if got := text(`[data-tool-id="srvtoolu_01S5SVmuCHt4vjbgt8AWwdZg"] .code-preview`); got != "cd /tmp && node create_presentation.js" {
+		t.Errorf("command preview %q", got)
+	}
+	if got := text(`[data-tool-id="srvtoolu_01Cq5HzojbaLrsQTvdHW4VNK"] .code-preview`); got != "/skills/pptx/SKILL.md" {
+		t.Errorf("path preview %q", got)
+	}
+
+	// A command whose errors went to stderr, exit 0.
+	run := p.openTool("srvtoolu_01S5SVmuCHt4vjbgt8AWwdZg")
+	if got := text(run + ` .terminal-command`); got != "$ cd /tmp && node create_presentation.js" {
+		t.Errorf("terminal command %q", got)
+	}
+	if got := text(run + ` .terminal-err`); !strings.Contains(got, `Text box "The Future is Renewable" ends too close to bottom edge`) {
+		t.Errorf("stderr %q", got)
+	}
+	if got := text(run + ` .exit-code`); got != "exit 0" || eval[bool](p, `document.querySelector('`+run+` .exit-code').classList.contains("failed")`) {
+		t.Errorf("exit code %q", got)
+	}
+	// One that exited 1.
+	failed := p.openTool("srvtoolu_01CwLPrEurEQ4ruCJua94vHC")
+	if !eval[bool](p, `document.querySelector('`+failed+` .exit-code.failed').textContent === "exit 1"`) {
+		t.Error("exit 1 is not shown as a failure")
+	}
+	if got := text(failed + ` .terminal-out`); !strings.Contains(got, "Error: PDF conversion failed") {
+		t.Errorf("stdout %q", got)
+	}
+	// One that made a file.
+	made := p.openTool("srvtoolu_01AHZTbXCnWcLhc3My3nNYPT")
+	if got := text(made + ` .code-chips`); got != "Files made:file_011CUJNRcxM3JHxL8b5QGrNT" {
+		t.Errorf("files made %q", got)
+	}
+
+	// A file viewed, with its line numbers.
+	view := p.openTool("srvtoolu_01Cq5HzojbaLrsQTvdHW4VNK")
+	if got := text(view + ` .code-path`); got != "/skills/pptx/SKILL.md" {
+		t.Errorf("viewed path %q", got)
+	}
+	if got := text(view + ` .file-code`); !strings.HasPrefix(got, "---\nname: PowerPoint Suite\n") {
+		t.Errorf("viewed file starts %q", got[:min(len(got), 60)])
+	}
+	if got := text(view + ` .file-gutter`); !strings.HasPrefix(got, "1\n2\n3\n") {
+		t.Errorf("gutter starts %q", got[:min(len(got), 10)])
+	}
+
+	// An edit as a diff, numbered from line 9.
+	edit := p.openTool("srvtoolu_019LmqPHLi2gTLpQYqwPC9tE")
+	dels := eval[[]string](p, `[...document.querySelectorAll('`+edit+` .diff-del')].map(e => e.textContent)`)
+	adds := eval[[]string](p, `[...document.querySelectorAll('`+edit+` .diff-add')].map(e => e.textContent)`)
+	if len(dels) != 1 || dels[0] != "-  margin: 60pt;\n" || len(adds) != 1 || adds[0] != "+  margin: 50pt 60pt 60pt 60pt;\n" {
+		t.Errorf("diff removed %q, added %q", dels, adds)
+	}
+	if got := text(edit + ` .diff-stat`); got != "+1 −1" {
+		t.Errorf("diff stat %q", got)
+	}
+	if got := eval[string](p, `document.querySelector('`+edit+` .diff-body').getAttribute("aria-label")`); got != "Changes to /tmp/slide4.html: 1 lines added, 1 removed" {
+		t.Errorf("diff name %q", got)
+	}
+	if got := text(edit + ` .file-gutter`); !strings.HasPrefix(got, "   9    9\n  10   10\n  11   11\n  12\n       12\n") {
+		t.Errorf("diff gutter %q", got)
+	}
+	// Nothing opened shows the result's JSON.
+	if details := eval[string](p, `[...document.querySelectorAll('.code-run')].map(e => e.textContent).join("\n")`); strings.Contains(details, `"type"`) || strings.Contains(details, "_result") {
+		t.Errorf("a code run shows JSON: %q", details[:min(len(details), 300)])
+	}
+	p.axe("code tools")
+	eval[bool](p, `(document.querySelector('`+edit+`').scrollIntoView({block: "start"}), true)`)
+	p.screens("code-tools")
+
+	// Tool search: what it looked for and the tools it found.
+	p.replayURL("/fixtures/upstream-anthropic-tool-search.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	p.openGroups()
+	search := `[data-tool-id="srvtoolu_01H4HgrFsi9xizPtvnx1Tm7D"]`
+	if got := text(search + ` .code-preview`); got != "2 tools found" {
+		t.Errorf("tool search preview %q", got)
+	}
+	p.openTool("srvtoolu_01H4HgrFsi9xizPtvnx1Tm7D")
+	if got := eval[[]string](p, `[...document.querySelectorAll('`+search+` .code-chips li')].map(e => e.textContent)`); strings.Join(got, ",") != "readNoteTree,executeEditorOperation" {
+		t.Errorf("tools found %q", got)
+	}
+	if got := text(search + ` .code-head`); !strings.HasPrefix(got, "Searched for: ") {
+		t.Errorf("tool search head %q", got)
+	}
+	p.axe("tool search")
+	p.screens("tool-search")
+}
