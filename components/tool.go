@@ -56,6 +56,7 @@ func (v *ToolView) Render() app.UI {
 			}),
 			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKey(t))),
 		),
+		toolImages(v.Item, label, v.Settings),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
 	)
 }

@@ -75,7 +75,7 @@ func (s *Store) loadMessage(m *wire.HistoryMessage) {
 	case "tool":
 		if m.ToolCallID != "" {
 			text, _ := wire.ContentText(m.Content)
-			s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage)
+			s.withImages(s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage), m.Content)
 		}
 	default:
 		s.msgType = m.MessageType

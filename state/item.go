@@ -136,6 +136,8 @@ type Tool struct {
 	// Code is the result of one of Anthropic's code tools read for its
 	// own view (codetools.go), nil for other tools.
 	Code *CodeRun
+	// Images are the images its result carried (toolimages.go).
+	Images []ToolImage
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta

@@ -483,7 +483,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 			name = b.Name
 		}
 		text, _ := wire.ContentText(b.Content)
-		s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		s.withImages(s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage), b.Content)
 	default:
 		if !s.startRareBlock(ob, b) {
 			return false

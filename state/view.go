@@ -109,6 +109,8 @@ type viewTool struct {
 	Progress string `json:"progress,omitempty"`
 	// Code: a code tool's result read for its own view (codetools.go).
 	Code *CodeRun `json:"code,omitempty"`
+	// Images: the images its result carried (toolimages.go).
+	Images []ToolImage `json:"images,omitempty"`
 }
 
 type viewGroup struct {
@@ -194,7 +196,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, t.Code}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, t.Code, t.Images}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()

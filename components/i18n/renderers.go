@@ -22,6 +22,10 @@ var rendererText = [...]struct{ key, en, fr, vi string }{
 	{"code.no_tools", "No tools found.", "Aucun outil trouvé.", "Không tìm thấy công cụ nào."},
 	{"code.searched", "Searched for: %s", "Recherche : %s", "Đã tìm: %s"},
 	{"code.tools_found", "Tools found", "Outils trouvés", "Công cụ tìm thấy"},
+	{"image.alt", "Image %d returned by %s", "Image %d renvoyée par %s", "Hình %d do %s trả về"},
+	{"image.open", "Open full size: %s", "Ouvrir en taille réelle : %s", "Mở cỡ đầy đủ: %s"},
+	{"image.close", "Close", "Fermer", "Đóng"},
+	{"image.external", "%s, on %s (opens in a new tab)", "%s, sur %s (s’ouvre dans un nouvel onglet)", "%s, trên %s (mở trong thẻ mới)"},
 }
 
 var rendererPlurals = [...]struct {
