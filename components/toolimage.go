@@ -41,7 +41,7 @@ func toolImages(it *state.Item, label string, s Settings) app.UI {
 			elem("div", "image-popover", app.Img().Src(img.URL).Alt(alt),
 				app.Button().Type("button").Class("image-close").Attr("popovertarget", id).Attr("popovertargetaction", "hide").
 					Text(s.T("image.close"))).
-				ID(id).Attr("popover", "").Attr("role", "dialog").Aria("label", alt),
+				ID(id).Attr("popover", "auto").Attr("role", "dialog").Aria("label", alt),
 		)
 	}
 	return elem("div", "tool-images", kids...)

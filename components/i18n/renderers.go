@@ -25,6 +25,8 @@ var rendererText = [...]struct{ key, en, fr, vi string }{
 	{"image.alt", "Image %d returned by %s", "Image %d renvoyée par %s", "Hình %d do %s trả về"},
 	{"image.open", "Open full size: %s", "Ouvrir en taille réelle : %s", "Mở cỡ đầy đủ: %s"},
 	{"image.close", "Close", "Fermer", "Đóng"},
+	{"mermaid.title", "Diagram", "Diagramme", "Sơ đồ"},
+	{"mermaid.source", "Source", "Source", "Mã nguồn"},
 	{"image.external", "%s, on %s (opens in a new tab)", "%s, sur %s (s’ouvre dans un nouvel onglet)", "%s, trên %s (mở trong thẻ mới)"},
 }
 

@@ -191,3 +191,61 @@ func TestToolResultImages(t *testing.T) {
 	p.axe("tool images")
 	p.screens("tool-images")
 }
+
+// Mermaid fences drawn as diagrams in a sandboxed frame of an opaque
+// origin, sized to the diagram, the source one click away; a diagram whose
+// text tries script runs none.
+func TestMermaidDiagrams(t *testing.T) {
+	if _, err := os.Stat("../../web/mermaid/mermaid.min.js"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("Mermaid is not installed: make build runs npm ci in web/mermaid")
+		}
+		t.Skip("Mermaid is not installed (make build with npm)")
+	}
+	p := newPage(t)
+	p.replayURL("/fixtures/mermaid.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	const frames = `[...document.querySelectorAll('[data-kind="text"] iframe.mermaid-frame')]`
+	p.waitJS(frames+`.length === 3 && `+frames+`.every(f => f.dataset.state)`, 30*time.Second, frames+`.map(f => f.dataset.state).join()`)
+	states := eval[[]string](p, frames+`.map(f => f.dataset.state)`)
+	if strings.Join(states, ",") != "drawn,drawn,drawn" {
+		t.Errorf("diagram states %q", states)
+	}
+	type frame struct {
+		Sandbox, Title string
+		Opaque         bool
+		Height         float64
+	}
+	for i, f := range eval[[]frame](p, frames+`.map(f => ({Sandbox: f.getAttribute("sandbox"), Title: f.title, Opaque: f.contentDocument === null, Height: f.getBoundingClientRect().height}))`) {
+		if f.Sandbox != "allow-scripts" || !f.Opaque || f.Title != "Diagram" || f.Height < 60 {
+			t.Errorf("frame %d: %+v", i, f)
+		}
+	}
+	// The source in its fragment, never in a request to the server.
+	if n := eval[int](p, `performance.getEntriesByType("resource").filter(e => e.name.includes("frame.html") && e.name.includes("flowchart")).length`); n != 0 {
+		t.Errorf("the diagram's source went to the server")
+	}
+	if len(p.dialogs) != 0 {
+		t.Errorf("a diagram ran script: %q", p.dialogs)
+	}
+
+	// The source, one click away, and back.
+	const toggle = `document.querySelector('[data-kind="text"] .mermaid .mermaid-toggle')`
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="text"] .mermaid .mermaid-toggle`)))
+	p.waitJS(`document.querySelector('[data-kind="text"] .mermaid pre.md-code')`, 5*time.Second)
+	if got := eval[string](p, `document.querySelector('[data-kind="text"] .mermaid pre.md-code').textContent`); !strings.HasPrefix(got, "flowchart LR\n  U[Person] -->|types| C(Composer)") {
+		t.Errorf("source %q", got)
+	}
+	if eval[string](p, toggle+`.getAttribute("aria-pressed")`) != "true" {
+		t.Error("the source button does not say it is pressed")
+	}
+	p.axe("mermaid source")
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="text"] .mermaid .mermaid-toggle`)))
+	p.waitJS(frames+`.length === 3 && `+frames+`.every(f => f.dataset.state === "drawn")`, 30*time.Second)
+	p.axe("mermaid diagrams")
+	if len(p.dialogs) != 0 {
+		t.Errorf("a diagram ran script: %q", p.dialogs)
+	}
+	eval[bool](p, `(document.querySelector('[data-kind="text"]').scrollIntoView({block: "start"}), true)`)
+	p.screens("mermaid")
+}

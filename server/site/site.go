@@ -80,7 +80,7 @@ func New(cfg Config) (http.Handler, error) {
 			SVG:      "/web/logo.svg",
 		},
 		Styles:                []string{"/web/stepwise.css", "/web/renderers.css"},
-		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
+		Scripts:               []string{"/web/boot.js defer", "/web/mermaid-host.js defer"}, // boot.js keeps what is typed before the app runs; mermaid-host.js sizes diagrams
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)})), base},

@@ -1,0 +1,56 @@
+// Draws the Mermaid source in this page's URL fragment (frame.html). Its
+// height and state go to the page (web/mermaid-host.js sizes the frame):
+// "drawn", "error" (Mermaid could not read the source: it shows with the
+// error) or "unavailable" (mermaid.min.js is not installed: the source
+// shows as code).
+(function () {
+  "use strict";
+  var src = "";
+  try { src = decodeURIComponent(location.hash.slice(1)); } catch (e) { src = ""; }
+  var out = document.getElementById("diagram");
+  var err = document.getElementById("error");
+  var pre = document.getElementById("source");
+  var dark = matchMedia("(prefers-color-scheme: dark)");
+  var state = "";
+  var seq = 0;
+
+  function report() {
+    parent.postMessage({ stepwiseMermaid: Math.ceil(document.documentElement.scrollHeight), state: state }, "*");
+  }
+  function source(s, message) {
+    state = s;
+    out.textContent = "";
+    err.textContent = message || "";
+    err.hidden = !message;
+    pre.textContent = src;
+    pre.hidden = false;
+    report();
+  }
+  function draw() {
+    if (!window.mermaid) {
+      source("unavailable", "");
+      return;
+    }
+    window.mermaid.initialize({
+      startOnLoad: false,
+      securityLevel: "strict",
+      theme: dark.matches ? "dark" : "default",
+      fontFamily: "system-ui, sans-serif"
+    });
+    var id = "diagram-" + (++seq);
+    window.mermaid.render(id, src).then(function (r) {
+      out.innerHTML = r.svg; // Mermaid's own sanitised SVG, in this sandbox
+      err.hidden = true;
+      pre.hidden = true;
+      state = "drawn";
+      report();
+    }, function (e) {
+      var stray = document.getElementById("d" + id);
+      if (stray) { stray.remove(); }
+      source("error", String((e && e.message) || e).split("\n")[0]);
+    });
+  }
+  dark.addEventListener("change", draw);
+  addEventListener("resize", report);
+  draw();
+})();
