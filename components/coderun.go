@@ -34,7 +34,10 @@ type codeLayout struct {
 }
 
 // codeNote is a note of the head; class colours it (exit-code failed...).
-type codeNote struct{ class, text string }
+type codeNote struct {
+	class, text string
+	_           [0]func() // not comparable: no equality code in app.wasm
+}
 
 // codePane is a box that scrolls, named by label: a text, or code lines
 // (body) beside a gutter of line numbers.
@@ -56,7 +59,7 @@ func codeRunView(id string, c *state.CodeRun, s Settings) app.UI {
 	default:
 		l = codeLayout{chipsLabel: s.T("code.tools_found"), chips: c.Tools}
 		if c.Query != "" {
-			l.notes = []codeNote{{"", s.T("code.searched", c.Query)}}
+			l.notes = []codeNote{{text: s.T("code.searched", c.Query)}}
 		}
 		if len(c.Tools) == 0 {
 			l.panes = []codePane{{class: "code-note-box", text: s.T("code.no_tools")}}
@@ -125,7 +128,7 @@ func terminalLayout(c *state.CodeRun, s Settings) codeLayout {
 		if *c.ExitCode != 0 {
 			cls += " failed"
 		}
-		l.notes = []codeNote{{cls, s.T("code.exit", *c.ExitCode)}}
+		l.notes = []codeNote{{class: cls, text: s.T("code.exit", *c.ExitCode)}}
 	}
 	code := append([]app.UI{app.Text(prompt)}, highlight(lang, c.Command)...)
 	l.panes = []codePane{{class: "terminal-command", label: l.title, body: code}}
@@ -150,7 +153,7 @@ func fileLayout(c *state.CodeRun, s Settings) codeLayout {
 	} else if c.TotalLines == 0 {
 		note = s.T("code.created")
 	}
-	l := codeLayout{path: c.Path, notes: []codeNote{{"", note}}}
+	l := codeLayout{path: c.Path, notes: []codeNote{{text: note}}}
 	lines := strings.Split(strings.TrimSuffix(c.Text, "\n"), "\n")
 	n := len(lines)
 	switch {
@@ -166,7 +169,7 @@ func fileLayout(c *state.CodeRun, s Settings) codeLayout {
 	default:
 		note = s.N("code.lines", n)
 	}
-	l.notes = append(l.notes, codeNote{"", note})
+	l.notes = append(l.notes, codeNote{text: note})
 	shown := lines[:min(n, maxCodeLines)]
 	var gutter strings.Builder
 	for i := range shown {
@@ -222,7 +225,7 @@ func diffLayout(c *state.CodeRun, s Settings) codeLayout {
 	if c.OldStart == 0 || c.NewStart == 0 {
 		gutter.Reset() // not known
 	}
-	l := codeLayout{path: c.Path, notes: []codeNote{{"diff-stat", "+" + strconv.Itoa(added) + " −" + strconv.Itoa(removed)}}}
+	l := codeLayout{path: c.Path, notes: []codeNote{{class: "diff-stat", text: "+" + strconv.Itoa(added) + " −" + strconv.Itoa(removed)}}}
 	l.panes = moreLines([]codePane{{class: "diff-body", label: s.T("code.diff", c.Path, added, removed), gutter: gutter.String(), body: rows}}, len(c.Diff), s)
 	return l
 }

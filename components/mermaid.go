@@ -23,6 +23,7 @@ type MermaidView struct {
 	Settings Settings
 
 	showSource bool
+	_          [0]func() // not comparable: no equality code in app.wasm
 }
 
 func (v *MermaidView) toggle(ctx app.Context, e app.Event) { v.showSource = !v.showSource }
@@ -34,13 +35,13 @@ func (v *MermaidView) Render() app.UI {
 		body = app.Pre().Class("md-code").Attr("tabindex", "0").Body(app.Code().Text(v.Source))
 	} else {
 		// The source rides in the fragment: never sent to the server.
-		body = app.IFrame().Class("mermaid-frame").Src("web/mermaid/frame.html#"+url.PathEscape(v.Source)).
-			Attr("sandbox", "allow-scripts").Attr("referrerpolicy", "no-referrer").Title(s.T("mermaid.title"))
+		body = elem("iframe", "mermaid-frame").Attr("src", "web/mermaid/frame.html#"+url.PathEscape(v.Source)).
+			Attr("sandbox", "allow-scripts").Attr("referrerpolicy", "no-referrer").Attr("title", s.T("mermaid.title"))
 	}
 	return elem("div", "md-codeblock mermaid",
 		elem("div", "md-code-head",
 			textElem("span", "md-code-lang", "mermaid"),
-			app.Button().Type("button").Class("mermaid-toggle").Aria("pressed", v.showSource).OnClick(v.toggle).Text(s.T("mermaid.source")),
+			textElem("button", "mermaid-toggle", s.T("mermaid.source")).Attr("type", "button").Aria("pressed", v.showSource).OnClick(v.toggle),
 			copyButton(v.CopyID, v.Source, "copy.code", copiedID(v.Copied, v.CopyID), s),
 		),
 		body,

@@ -30,19 +30,29 @@ func toolImages(it *state.Item, label string, s Settings) app.UI {
 			if u, err := url.Parse(img.External); err == nil {
 				host = u.Hostname()
 			}
-			kids[i] = app.A().Class("tool-image-link").Href(img.External).Target("_blank").Rel("noopener noreferrer").
-				Text(s.T("image.external", alt, host))
+			kids[i] = textElem("a", "tool-image-link", s.T("image.external", alt, host)).
+				Attr("href", img.External).Attr("target", "_blank").Attr("rel", "noopener noreferrer")
 			continue
 		}
 		id := domID("image", it) + "-" + strconv.Itoa(i)
 		kids[i] = elem("div", "tool-image",
-			app.Button().Type("button").Class("tool-image-open").Attr("popovertarget", id).
-				Aria("label", s.T("image.open", alt)).Body(app.Img().Src(img.URL).Alt("")),
-			elem("div", "image-popover", app.Img().Src(img.URL).Alt(alt),
-				app.Button().Type("button").Class("image-close").Attr("popovertarget", id).Attr("popovertargetaction", "hide").
-					Text(s.T("image.close"))).
+			// The thumbnail is named by its button.
+			elem("button", "tool-image-open", imgElem(img.URL, "").Attr("role", "presentation")).
+				Attr("type", "button").Attr("popovertarget", id).Aria("label", s.T("image.open", alt)),
+			elem("div", "image-popover", imgElem(img.URL, alt),
+				textElem("button", "image-close", s.T("image.close")).
+					Attr("type", "button").Attr("popovertarget", id).Attr("popovertargetaction", "hide")).
 				ID(id).Attr("popover", "auto").Attr("role", "dialog").Aria("label", alt),
 		)
 	}
 	return elem("div", "tool-images", kids...)
+}
+
+// imgElem is an image; an empty alt is left out (the caller names it).
+func imgElem(src, alt string) app.HTMLElemSelfClosing {
+	e := app.ElemSelfClosing("img").Attr("src", src)
+	if alt != "" {
+		e = e.Attr("alt", alt)
+	}
+	return e
 }

@@ -2,14 +2,12 @@ package state
 
 import "strings"
 
-// maxDiffCells bounds the table LineDiff fills: past it, the changed lines
-// show as all removed then all added rather than matched one by one.
-const maxDiffCells = 250_000
-
 // LineDiff is the unified diff of two texts, line by line: each line of the
-// result starts with ' ' (in both), '-' (only in old) or '+' (only in new),
-// in the order a reader goes through the file. Lines common to both ends
-// are matched first; the changed middle by its longest common subsequence.
+// result starts with ' ' (in both), '-' (only in old) or '+' (only in new).
+// The lines both texts start and end with are kept; the ones between are
+// removed, then added. An edit replaces one stretch of a file (str_replace
+// of old_str by new_str), so this is the diff a reader expects, and small
+// code (app.wasm).
 func LineDiff(old, new string) []string {
 	a, b := splitLines(old), splitLines(new)
 	pre := 0
@@ -20,45 +18,23 @@ func LineDiff(old, new string) []string {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	// lcs[i*w+j] is the length of the longest common subsequence of ma[i:]
-	// and mb[j:]; nil past the bound, where every changed line is removed,
-	// then added.
-	w := len(mb) + 1
-	var lcs []int32
-	if len(ma)*len(mb) <= maxDiffCells {
-		lcs = make([]int32, (len(ma)+1)*w)
-		for i := len(ma) - 1; i >= 0; i-- {
-			for j := len(mb) - 1; j >= 0; j-- {
-				if ma[i] == mb[j] {
-					lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-				} else {
-					lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-				}
+	out := make([]string, 0, len(a)+len(b)-pre-suf)
+	for i, l := range a {
+		if i == len(a)-suf {
+			for _, m := range b[pre : len(b)-suf] {
+				out = append(out, "+"+m)
 			}
 		}
-	}
-	out := make([]string, 0, len(a)+len(b)-pre-suf)
-	for _, l := range a[:pre] {
-		out = append(out, " "+l)
-	}
-	for i, j := 0, 0; i < len(ma) || j < len(mb); {
-		sign, line := "+", ""
-		switch {
-		case i < len(ma) && j < len(mb) && ma[i] == mb[j]:
-			sign, line = " ", ma[i]
-			i, j = i+1, j+1
-		case i < len(ma) && (j == len(mb) || lcs == nil || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
-			sign, line = "-", ma[i]
-			i++
-		default:
-			line = mb[j]
-			j++
+		sign := " "
+		if i >= pre && i < len(a)-suf {
+			sign = "-"
 		}
-		out = append(out, sign+line)
+		out = append(out, sign+l)
 	}
-	for _, l := range a[len(a)-suf:] {
-		out = append(out, " "+l)
+	if suf == 0 {
+		for _, m := range b[pre:] {
+			out = append(out, "+"+m)
+		}
 	}
 	return out
 }

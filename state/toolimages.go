@@ -22,9 +22,10 @@ import (
 // page (no third-party request the deployment did not allow), only
 // linked. Name is the file name when the backend gave one.
 type ToolImage struct {
-	URL      string `json:"url,omitempty"`
-	External string `json:"external,omitempty"`
-	Name     string `json:"name,omitempty"`
+	URL      string    `json:"url,omitempty"`
+	External string    `json:"external,omitempty"`
+	Name     string    `json:"name,omitempty"`
+	_        [0]func() // not comparable: no equality code in app.wasm
 }
 
 // maxToolImages bounds the images kept of one result.
