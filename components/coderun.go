@@ -1,7 +1,6 @@
 package components
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -236,26 +235,18 @@ func pad(n int) string {
 	return strings.Repeat(" ", max(0, 4-len(v))) + v
 }
 
-// codePreview is what a code tool's row says beside its label, from its
-// input (so it shows while the tool runs) or its result: the file's path,
-// the command or the code's first line, what a tool search looked for and
-// how many tools it found.
+// codePreview is what a code tool's row says beside its label once its
+// result came: the file's path, the command or the code's first line, or
+// how many tools a search found.
 func codePreview(t *state.Tool, s Settings) string {
-	if _, ok := serverToolKeys[t.Name]; !ok || strings.HasPrefix(t.Name, "web_") {
+	c := t.Code
+	switch {
+	case c == nil || t.ErrorCode != "":
 		return ""
-	}
-	if c := t.Code; c != nil && c.Kind == state.CodeTools && t.ErrorCode == "" {
+	case c.Kind == state.CodeTools:
 		return s.N("code.tools_count", len(c.Tools))
+	case c.Path != "":
+		return c.Path
 	}
-	var in struct {
-		Command, Code, Path, Query, Pattern string
-		_                                   [0]func() // not comparable: no equality code in app.wasm
-	}
-	_ = json.Unmarshal(t.Input, &in)
-	for _, v := range []string{in.Path, in.Command, in.Code, in.Query, in.Pattern} {
-		if v = firstLine(v, 80); v != "" {
-			return v
-		}
-	}
-	return ""
+	return firstLine(c.Command, 80)
 }

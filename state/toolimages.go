@@ -98,18 +98,18 @@ func (p *imagePart) image() (ToolImage, bool) {
 	// One of the three names is set, depending on the ecosystem.
 	mt := strings.ToLower(src.MediaType + src.MimeType + src.MediaTy)
 	img := ToolImage{Name: p.Filename}
+	data := src.Data
+	if rest, ok := strings.CutPrefix(src.URL, "data:"); ok && data == "" {
+		// A data: URL is taken apart and checked as base64 data is.
+		mt, data, _ = strings.Cut(rest, ";base64,")
+		mt = strings.ToLower(mt)
+	}
 	switch {
-	case src.Data != "":
-		if !shownImageType(mt) || !isBase64(src.Data) {
+	case data != "":
+		if !shownImageType(mt) || !isBase64(data) {
 			return ToolImage{}, false
 		}
-		img.URL = "data:" + mt + ";base64," + src.Data
-	case strings.HasPrefix(src.URL, "data:"):
-		t, _, _ := strings.Cut(strings.TrimPrefix(src.URL, "data:"), ";")
-		if !shownImageType(strings.ToLower(t)) || !strings.Contains(src.URL, ";base64,") || !isBase64(src.URL[strings.Index(src.URL, ";base64,")+8:]) {
-			return ToolImage{}, false
-		}
-		img.URL = src.URL
+		img.URL = "data:" + mt + ";base64," + data
 	case strings.HasPrefix(src.URL, "/") && !strings.HasPrefix(src.URL, "//") && !strings.ContainsRune(src.URL, '\\'):
 		img.URL = src.URL // this origin's own
 	case IsWebURL(src.URL) && (mt == "" || strings.HasPrefix(mt, "image/")):

@@ -15,7 +15,7 @@
   var seq = 0;
 
   function report() {
-    parent.postMessage({ stepwiseMermaid: Math.ceil(document.documentElement.scrollHeight), state: state }, "*");
+    parent.postMessage({ stepwiseMermaid: Math.ceil(document.body.getBoundingClientRect().height), state: state }, "*");
   }
   function source(s, message) {
     state = s;
