@@ -125,7 +125,7 @@ func (c *Controller) agentBusy(ctx app.Context) bool {
 // agent is free, and the request not too large).
 func (c *Controller) agentSend(ctx app.Context, text string) {
 	c.notice = ""
-	req := agentRunRequest(c.cfg, c.sess.Store, text)
+	req := c.apps.withModelContext(c.cfg.Protocol, agentRunRequest(c.cfg, c.sess.Store, text))
 	c.afterApply(state.Changes{Status: true, Pending: true})
 	c.agentStart(ctx, req)
 	c.saveNow(ctx)

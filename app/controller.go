@@ -57,6 +57,7 @@ type Controller struct {
 	// following: a check that the reader follows the newest content is
 	// due after the render (follow.go).
 	following bool
+	apps      *appHost // the MCP Apps on screen (mcphost*.go)
 }
 
 // Routes registers the app's pages; the browser main and the server (which
@@ -127,6 +128,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionEditMessage, c.onEditMessage)
 	ctx.Handle(components.ActionRemoveMessage, c.onRemoveMessage)
 	ctx.Handle(components.ActionDismissNotice, c.onDismissNotice)
+	c.startApps(ctx)
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
 	}

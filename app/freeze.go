@@ -105,7 +105,8 @@ func settledItem(it *state.Item) bool {
 	case state.KindQuestion, state.KindApproval, state.KindForm:
 		return false
 	case state.KindTool:
-		return it.Tool.Status != state.ToolActive && it.Tool.Status != state.ToolAwaiting
+		// An MCP App lives in its frame: a copy would be an empty one.
+		return it.Tool.Status != state.ToolActive && it.Tool.Status != state.ToolAwaiting && it.Tool.App == nil
 	case state.KindGroup:
 		if it.Group.Open {
 			return false

@@ -132,6 +132,9 @@ func TestSettledChunk(t *testing.T) {
 	assert.False(t, settledChunk(append(items, group(false, &state.Item{Kind: state.KindApproval})), ""), "an approval card in a group")
 	assert.False(t, settledChunk(append(items, &state.Item{Kind: state.KindQuestion}), ""), "a question form")
 	assert.False(t, settledChunk(items, "2"), "a copy button showing Copied")
+	withApp := tool(state.ToolDone)
+	withApp.Tool.App = &state.ToolApp{ResourceURI: "ui://x"}
+	assert.False(t, settledChunk(append(items, group(false, withApp)), ""), "an MCP App lives in its frame")
 	assert.True(t, settledChunk(items, "7"), "another item's copy button")
 }
 

@@ -91,6 +91,7 @@ func (c *Controller) dispatchMessage(ctx app.Context, id int) {
 		return
 	}
 	m.after = len(userTexts(c.sess.Store))
+	c.sess.AppContext = c.apps.contextJSON() // the MCP Apps' model context
 	cmd, err := c.sess.SendMessage(m.Text)
 	if err != nil {
 		m.State, m.Error, m.command = components.OutgoingFailed, c.reasonText(err), ""

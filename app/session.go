@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -103,6 +104,9 @@ type Session struct {
 	// Echo applies a user's own message locally, for transports whose
 	// backend does not echo it (replay mode).
 	Echo bool
+	// AppContext goes with the next message: the MCP Apps' model context
+	// (mcphost.go).
+	AppContext json.RawMessage
 	// MaxFrame is the largest client frame the backend takes, in bytes (0:
 	// no limit).
 	MaxFrame int
@@ -172,7 +176,9 @@ func (s *Session) SendMessage(text string) (Command, error) {
 	if text == "" {
 		return Command{}, ErrEmptyMessage
 	}
-	c, err := s.send(Command{Kind: CommandMessage, Text: text}, wire.NewUserMessage(s.ID, text))
+	frame := wire.NewUserMessage(s.ID, text)
+	frame.AppContext, s.AppContext = s.AppContext, nil
+	c, err := s.send(Command{Kind: CommandMessage, Text: text}, frame)
 	if err == nil && s.Echo {
 		ev := wire.Event{Type: "user_message", Text: &text}
 		s.Store.Apply(&ev)

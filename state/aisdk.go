@@ -195,6 +195,10 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s)
 		st.partial[c.ToolCallID] = &uiPartial{encoding: c.InputEncoding}
 		s.uiTool(c.ToolCallID, c.ToolName, nil, c.Title)
+		s.uiToolApp(c.ToolCallID, c.ProviderMetadata)
+		if it := s.tools[c.ToolCallID]; it != nil {
+			it.Tool.InputStreaming = true
+		}
 		st.setToolPart(c.ToolCallID, c.ToolName, c.Dynamic, func(p *wire.UIPart) {
 			p.State = "input-streaming"
 			p.Input, p.Output, p.ErrorText, p.RawInput, p.Preliminary = nil, nil, "", nil, nil
@@ -234,6 +238,10 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s)
 		delete(st.partial, c.ToolCallID)
 		s.uiTool(c.ToolCallID, c.ToolName, c.Input, c.Title)
+		s.uiToolApp(c.ToolCallID, c.ProviderMetadata)
+		if it := s.tools[c.ToolCallID]; it != nil {
+			it.Tool.InputStreaming = false
+		}
 		st.setToolPart(c.ToolCallID, c.ToolName, c.Dynamic, func(p *wire.UIPart) {
 			p.State = "input-available"
 			p.Input, p.Output, p.ErrorText, p.RawInput, p.Preliminary, p.InputEncoding = rawOrNull(c.Input), nil, "", nil, nil, ""

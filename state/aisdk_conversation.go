@@ -405,7 +405,7 @@ func (s *Store) replayUIPart(p *wire.UIPart, j int, _ func(string) string) {
 			s.replayClientToolPart(p)
 			return
 		}
-		apply(wire.UIChunk{Type: "tool-input-available", ToolCallID: p.ToolCallID, ToolName: name, Input: p.Input, Title: p.Title, Dynamic: dynamic})
+		apply(wire.UIChunk{Type: "tool-input-available", ToolCallID: p.ToolCallID, ToolName: name, Input: p.Input, Title: p.Title, Dynamic: dynamic, ProviderMetadata: p.CallProviderMetadata})
 		if p.Approval != nil && p.Approval.ID != "" {
 			apply(wire.UIChunk{Type: "tool-approval-request", ToolCallID: p.ToolCallID, ApprovalID: p.Approval.ID})
 			if p.State != "approval-requested" {

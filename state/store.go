@@ -471,6 +471,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		}
 		ob.kind = "tool_use"
 		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
+		s.setToolApp(ob.item, b.UI)
 		if b.Type == "tool_use" && register && ob.item != nil {
 			s.msgTools = append(s.msgTools, ob.item)
 		}
@@ -483,7 +484,9 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 			name = b.Name
 		}
 		text, _ := wire.ContentText(b.Content)
-		s.withImages(s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage), b.Content)
+		it := s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		s.setStructuredContent(it, b.StructuredContent)
+		s.withImages(it, b.Content)
 	default:
 		if !s.startRareBlock(ob, b) {
 			return false
@@ -594,6 +597,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 	case "tool_use":
 		if d.Type == "input_json_delta" && ob.item != nil {
 			ob.item.Tool.partialJSON = append(ob.item.Tool.partialJSON, d.PartialJSON...)
+			ob.item.Tool.InputStreaming = true
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
@@ -639,6 +643,7 @@ func (s *Store) stopBlock(ob *openBlock) {
 // as PartialInput for the UI; the input stays what the start said.
 func (s *Store) readPartialInput(it *Item) {
 	t := it.Tool
+	t.InputStreaming = false
 	if len(t.partialJSON) == 0 {
 		return
 	}

@@ -90,6 +90,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.withSession(w, id, func(s *Session) { h.serveSSE(w, r, s) })
 	case endpoint == "commands" && r.Method == http.MethodPost:
 		h.serveCommand(w, r, id)
+	case endpoint == "ui-resource" && r.Method == http.MethodGet:
+		h.serveUIResource(w, r) // mcpapp.go
+	case endpoint == "tool-calls" && r.Method == http.MethodPost:
+		h.serveToolCall(w, r)
 	default:
 		apiError(w, http.StatusNotFound, "not_found", "no such endpoint")
 	}

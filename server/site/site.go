@@ -37,6 +37,9 @@ type Config struct {
 	// AllowedHosts are the names the site answers to besides IP addresses
 	// and localhost (hosts.go): "name", "*.domain", or "*" for any.
 	AllowedHosts []string
+	// FrameSrc are the origins the page may frame: the MCP Apps sandbox
+	// proxy's (docs/mcp-apps.md). Empty: none but its own.
+	FrameSrc []string
 	// BasePath serves the site under this path ("/chat"; "" for the root,
 	// see NormalizeBasePath): a reverse proxy in front forwards /chat/...
 	// with the prefix kept. The pages, app.wasm, the worker (scoped to
@@ -79,7 +82,7 @@ func New(cfg Config) (http.Handler, error) {
 			Maskable: "/web/icons/maskable-512.png",
 			SVG:      "/web/logo.svg",
 		},
-		Styles:                []string{"/web/stepwise.css", "/web/renderers.css"},
+		Styles:                []string{"/web/stepwise.css", "/web/mcp-apps.css", "/web/renderers.css"},
 		Scripts:               []string{"/web/boot.js defer", "/web/mermaid-host.js defer"}, // boot.js keeps what is typed before the app runs; mermaid-host.js sizes diagrams
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
@@ -184,6 +187,7 @@ func SecurityHeaders(cfg Config) http.Header {
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: https: http:", // source favicons come from the sites searched
 		"connect-src " + connect,
+		"frame-src " + strings.Join(append([]string{"'self'"}, cfg.FrameSrc...), " "),
 		"worker-src 'self'",
 		"manifest-src 'self'",
 		"object-src 'none'",

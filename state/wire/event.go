@@ -96,6 +96,13 @@ type Block struct {
 	To   json.RawMessage `json:"to"`
 	// FileID is a container_upload block's file.
 	FileID string `json:"file_id"`
+
+	// MCP Apps (docs/mcp-apps.md): a tool_use's UI is its MCP tool's
+	// _meta.ui ({"resourceUri": "ui://...", "visibility": [...]}); a
+	// tool_result's StructuredContent is the MCP result's
+	// structuredContent.
+	UI                json.RawMessage `json:"ui"`
+	StructuredContent json.RawMessage `json:"structured_content"`
 }
 
 // Delta is the delta of content_block_delta or message_delta.

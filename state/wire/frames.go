@@ -22,6 +22,9 @@ type UserMessageFrame struct {
 	Type      string        `json:"type"` // "user_message"
 	SessionID string        `json:"session_id"`
 	Content   []TextContent `json:"content"`
+	// AppContext is what MCP Apps told the model since the last message
+	// (ui/update-model-context; docs/protocol-extensions.md#mcp-apps).
+	AppContext json.RawMessage `json:"app_context,omitempty"`
 }
 
 // ApprovalFrame answers a question (Answers) or a tool approval (Decisions).

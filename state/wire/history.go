@@ -57,9 +57,12 @@ type HistoryMessage struct {
 	Status             string            `json:"status"`
 	Artifact           json.RawMessage   `json:"artifact"`
 	ToolContentMessage string            `json:"tool_content_message"`
-	DisplayType        string            `json:"display_type"`
-	Summary            string            `json:"summary"`
-	GroupClosed        bool              `json:"group_closed"`
+	// StructuredContent is a tool message's MCP structuredContent
+	// (docs/mcp-apps.md).
+	StructuredContent json.RawMessage `json:"structured_content"`
+	DisplayType       string          `json:"display_type"`
+	Summary           string          `json:"summary"`
+	GroupClosed       bool            `json:"group_closed"`
 
 	// An Anthropic message kept as history may carry its token counts and
 	// why it stopped (BACKENDS.md section 1).
@@ -96,6 +99,8 @@ type HistoryToolCall struct {
 	Args               json.RawMessage `json:"args"`
 	Input              json.RawMessage `json:"input"`
 	ToolContentMessage string          `json:"tool_content_message"`
+	// UI is the MCP tool's _meta.ui (docs/mcp-apps.md).
+	UI json.RawMessage `json:"ui"`
 }
 
 // DecodeHistory decodes a history response; it must be a JSON object.
