@@ -45,11 +45,12 @@ env: $(PATCHED)
 
 # Mermaid draws the diagrams of answers (docs/renderers.md): the mermaid
 # package from the npm registry, pinned and integrity-checked by
-# web/mermaid/package-lock.json, never a copy in the repository. Without
-# npm (or offline) the build goes on and diagrams show as their source.
-$(MERMAID): web/mermaid/package-lock.json
-	@if command -v npm >/dev/null 2>&1 && npm ci --prefix web/mermaid --no-audit --no-fund --loglevel=error; then \
-		cp web/mermaid/node_modules/mermaid/dist/mermaid.min.js $@; \
+# tools/mermaid/package-lock.json, never a copy in the repository; only
+# its bundle is copied into web/. Without npm (or offline) the build goes
+# on and diagrams show as their source.
+$(MERMAID): tools/mermaid/package-lock.json
+	@if command -v npm >/dev/null 2>&1 && npm ci --prefix tools/mermaid --no-audit --no-fund --loglevel=error; then \
+		cp tools/mermaid/node_modules/mermaid/dist/mermaid.min.js $@; \
 	else echo "Mermaid not installed (no npm, or the registry did not answer): diagrams show as their source"; fi
 
 # Client-only main, stripped: the server's code stays out of the wasm, and
@@ -161,4 +162,4 @@ screens: build
 	STEPWISE_SCREENS=1 $(GO) test -count=1 -tags browser -run '^TestScreens$$' ./server/browsertest/
 
 clean:
-	rm -rf bin web/mermaid/node_modules $(MERMAID) web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
+	rm -rf bin tools/mermaid/node_modules $(MERMAID) web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
