@@ -37,6 +37,17 @@ type Config struct {
 
 	FaviconService string // "" turns favicon fallbacks off
 
+	// The deployment's brand (docs/brand.md): an accent colour (#rrggbb;
+	// "" for Stepwise's), a logo's URL ("" for the Stepwise mark) and the
+	// empty state's suggestions (nil: the demo's scenarios).
+	Accent      string
+	Logo        string
+	Suggestions []string
+
+	// CatalogPath is where the catalogs app.wasm does not hold are
+	// fetched from, LANG.json appended.
+	CatalogPath string
+
 	// Scenarios are the demo scenario names the server plays (EnvScenarios),
 	// ordered for the empty state; nil when it did not say.
 	Scenarios []string
@@ -104,6 +115,7 @@ func DefaultConfig() Config {
 		MaxFrameBytes:   64 << 10,
 		MaxRequestBytes: 32 << 20,
 		SilenceTimeout:  DefaultSilenceTimeout,
+		CatalogPath:     DefaultCatalogPath,
 	}
 }
 
@@ -132,6 +144,12 @@ const (
 	EnvAgentPath      = "STEPWISE_PAGE_AGENT_PATH"
 	EnvChatPath       = "STEPWISE_PAGE_CHAT_PATH"
 	EnvScenarios      = "STEPWISE_PAGE_SCENARIOS" // the demo's scenario names, comma-separated
+	// The brand: accent colour, logo URL, suggestions (one a line), and
+	// where the catalogs are (under a base path).
+	EnvAccent      = "STEPWISE_PAGE_ACCENT"
+	EnvLogo        = "STEPWISE_PAGE_LOGO"
+	EnvSuggestions = "STEPWISE_PAGE_SUGGESTIONS"
+	EnvCatalogPath = "STEPWISE_PAGE_CATALOG_PATH"
 	// The backend's limits, in bytes, when they are not the demo server's
 	// (Config.MaxFrameBytes, MaxRequestBytes), and the agent modes'
 	// silence timeout in seconds (Config.SilenceTimeout; 0 for none).
@@ -159,6 +177,14 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.AgentName, EnvAgentName)
 	set(&c.AgentPath, EnvAgentPath)
 	set(&c.ChatPath, EnvChatPath)
+	set(&c.CatalogPath, EnvCatalogPath)
+	set(&c.Logo, EnvLogo)
+	if v := getenv(EnvAccent); components.BrandColors(v) != nil {
+		c.Accent = v
+	}
+	if v := getenv(EnvSuggestions); v != "" {
+		c.Suggestions = suggestionLines(strings.Split(v, "\n"))
+	}
 	switch p := getenv(EnvProtocol); p {
 	case ProtocolAGUI, ProtocolAISDK, ProtocolStepwise:
 		c.Protocol = p
@@ -214,7 +240,44 @@ func ConfigFromURL(base Config, u *url.URL) Config {
 	if q.Get("transport") == "sse" {
 		c.Transport = "sse"
 	}
+	// An embed's data- attributes (web/embed.js).
+	if a := q.Get("accent"); components.BrandColors(a) != nil {
+		c.Accent = a
+	}
+	if l := q.Get("logo"); safeLogoURL(l) {
+		c.Logo = l
+	}
+	if s := suggestionLines(q["suggestion"]); len(s) > 0 {
+		c.Suggestions = s
+	}
 	return c
+}
+
+// maxSuggestions bounds the empty state's suggestions.
+const maxSuggestions = 8
+
+// suggestionLines are the non-blank lines, trimmed, at most maxSuggestions.
+func suggestionLines(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && len(out) < maxSuggestions {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// safeLogoURL: a logo from the URL (an embed's data-logo) is an https or
+// same-site image, never a data: or javascript: one.
+func safeLogoURL(s string) bool {
+	if s == "" {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	return u.Scheme == "https" || (u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/"))
 }
 
 // cleanSessionID keeps the characters wire.ValidSessionID accepts, at most

@@ -8,7 +8,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/components"
-	"stepwise/components/i18n"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -32,6 +31,7 @@ type Controller struct {
 
 	cfg      Config
 	settings components.Settings
+	theme    string // the reader's theme (components.ThemeSystem...)
 	sess     *Session
 	embed    *embedBridge // set when the app runs embedded in another page
 
@@ -88,14 +88,12 @@ func (c *Controller) OnPreRender(ctx app.Context) {
 // browserLang is used when the URL names no language.
 func (c *Controller) configure(u *url.URL, browserLang string) {
 	c.cfg = ConfigFromURL(DefaultConfig().WithEnv(app.Getenv), u)
-	tag := c.cfg.Lang
-	if tag == "" {
-		tag = browserLang
-	}
+	c.theme = cleanTheme(savedPref(prefThemeKey))
 	c.settings = components.Settings{
-		Locale:         i18n.Match(tag),
+		Locale:         speakable(pageLanguage(c.cfg.Lang, savedPref(prefLangKey), browserLang)),
 		AgentName:      c.cfg.AgentName,
 		FaviconService: c.cfg.FaviconService,
+		Logo:           c.cfg.Logo,
 	}
 	c.sess = NewSession(c.cfg, Recorder{})
 }
@@ -128,6 +126,9 @@ func (c *Controller) OnMount(ctx app.Context) {
 	ctx.Handle(components.ActionEditMessage, c.onEditMessage)
 	ctx.Handle(components.ActionRemoveMessage, c.onRemoveMessage)
 	ctx.Handle(components.ActionDismissNotice, c.onDismissNotice)
+	ctx.Handle(components.ActionSetLanguage, c.onSetLanguage)
+	ctx.Handle(components.ActionSetTheme, c.onSetTheme)
+	applyPrefs(c.settings.Locale.Lang(), c.settings.Locale.Dir(), c.theme)
 	c.startApps(ctx)
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
@@ -484,6 +485,9 @@ func (c *Controller) Render() app.UI {
 		Copied:          c.copied,
 		Conversations:   c.conversationsProps(),
 		Scenarios:       c.cfg.Scenarios,
+		Suggestions:     c.cfg.Suggestions,
+		Accent:          c.cfg.Accent,
+		Theme:           c.theme,
 		Starting:        !app.IsClient,
 		Resuming:        c.cfg.SessionID != "",
 		Frozen:          c.freeze.marks,

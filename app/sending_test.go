@@ -21,7 +21,7 @@ import (
 var (
 	outgoingTagRE   = regexp.MustCompile(`<div[^>]*data-testid="outgoing"[^>]*>`)
 	outgoingStateRE = regexp.MustCompile(`data-state="([a-z]+)"`)
-	outgoingBodyRE  = regexp.MustCompile(`^\s*<div class="bubble">([^<]*)</div>\s*<div class="outgoing-status">\s*<span class="outgoing-text">\s*<span[^>]*></span>([^<]*)</span>`)
+	outgoingBodyRE  = regexp.MustCompile(`^\s*<div [^>]*class="bubble"[^>]*>([^<]*)</div>\s*<div class="outgoing-status">\s*<span class="outgoing-text">\s*<span[^>]*></span>([^<]*)</span>`)
 )
 
 // outgoingShown is what the page shows of the outbox: state, text, status.

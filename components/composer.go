@@ -114,7 +114,7 @@ func (c *Composer) Render() app.UI {
 		c.send(ctx)
 	}).Body(
 		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
-		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
+		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).Attr("dir", "auto").
 			Attr("enterkeyhint", "enter").
 			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput),
 		send,

@@ -18,10 +18,19 @@ var iconPaths = map[string]string{
 	"check":  "M5 12l5 5 9-10",
 	"list":   "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
 	"close":  "M6 6l12 12M18 6L6 18",
+	"globe":  "M12 3a9 9 0 100 18 9 9 0 000-18zM3 12h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9M12 3c-2.4 2.5-3.6 5.5-3.6 9s1.2 6.5 3.6 9",
 }
 
+// mirrored are the icons that point along the line of text: a
+// right-to-left page draws them flipped (stepwise.css, .mirror-rtl).
+var mirrored = map[string]bool{"send": true}
+
 func icon(name string) app.UI {
-	return svg("svg").Class("icon").Attr("viewBox", "0 0 24 24").Attr("width", "20").Attr("height", "20").
+	class := "icon"
+	if mirrored[name] {
+		class += " mirror-rtl"
+	}
+	return svg("svg").Class(class).Attr("viewBox", "0 0 24 24").Attr("width", "20").Attr("height", "20").
 		Attr("aria-hidden", "true").Attr("focusable", "false").Body(
 		svg("path").Attr("d", iconPaths[name]).Attr("fill", "none").Attr("stroke", "currentColor").
 			Attr("stroke-width", "2").Attr("stroke-linecap", "round").Attr("stroke-linejoin", "round"),
@@ -33,8 +42,15 @@ func icon(name string) app.UI {
 // beside it). As an <img>, each copy of the file would be an SVG document
 // of its own for the browser to make on the main thread as the page
 // starts, and a request (the file is revalidated at each use).
-func logo(class string, size int) app.UI {
+//
+// A deployment's own logo (Settings.Logo) is an image instead, as
+// decorative as the mark.
+func logo(s Settings, class string, size int) app.UI {
 	px := strconv.Itoa(size)
+	if s.Logo != "" {
+		return app.Img().Class(class+" custom-logo").Src(s.Logo).Attr("role", "presentation").Aria("hidden", true).
+			Width(size).Height(size)
+	}
 	return svg("svg").Class(class).Attr("viewBox", "0 0 64 64").Attr("width", px).Attr("height", px).
 		Attr("aria-hidden", "true").Attr("focusable", "false").Body(
 		svg("rect").Attr("width", "64").Attr("height", "64").Attr("rx", "15").Attr("fill", "#4f46e5"),

@@ -43,7 +43,7 @@ func (v *ItemView) Render() app.UI {
 
 func brandHeader(s Settings) app.UI {
 	return app.Div().Class("brand").Body(
-		logo("brand-logo", 24),
+		logo(s, "brand-logo", 24),
 		app.Span().Class("brand-name").Text(s.agentName()),
 	)
 }
@@ -54,7 +54,7 @@ func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 	switch it.Kind {
 	case state.KindUser:
 		return app.Div().Class("item user").DataSet("kind", "user").Body(
-			app.Div().Class("bubble").Text(it.Text),
+			app.Div().Class("bubble").Attr("dir", "auto").Text(it.Text),
 		)
 	case state.KindText:
 		return textItem(it, s, "", nil)
@@ -156,7 +156,7 @@ func (v *ThinkingView) Render() app.UI {
 			}),
 		),
 		app.If(v.d.open, func() app.UI {
-			return app.Div().ID(id).Class("thinking-body").Text(v.Item.Text)
+			return app.Div().ID(id).Class("thinking-body").Attr("dir", "auto").Text(v.Item.Text)
 		}),
 		app.If(v.Item.Cut, func() app.UI { return cutMark(v.Settings) }),
 	)

@@ -53,6 +53,17 @@ type PageProps struct {
 	// Copied is the copy button that just copied (its CopyCommand.ID).
 	Copied string
 
+	// Theme is the reader's choice of theme (ThemeSystem, ThemeLight,
+	// ThemeDark) for the menu; the page's <html data-theme> applies it.
+	Theme string
+	// Accent is the deployment's accent colour (#rrggbb), "" for
+	// Stepwise's: the shell gets the custom properties derived from it
+	// (BrandColors).
+	Accent string
+	// Suggestions are the deployment's prompts for the empty state, in
+	// place of the demo's scenarios; nil for none.
+	Suggestions []string
+
 	Conversations ConversationList // the sidebar
 	// Scenarios are the demo scenarios the empty state suggests, in order
 	// (ScenarioOrder); nil for the built-in list.
@@ -112,8 +123,12 @@ func Chunk(items []*state.Item, i int) []*state.Item {
 // Its controls raise actions; it keeps no state.
 func Page(p PageProps) app.UI {
 	s := p.Settings
-	return app.Div().Class("shell").Body(
-		&Topbar{Settings: s, Connection: p.Connection,
+	shell := app.Div().Class("shell").Attr("dir", s.Locale.Dir())
+	if style := brandStyle(p.Accent); style != "" {
+		shell = shell.Attr("style", style).DataSet("brand", "on")
+	}
+	return shell.Body(
+		&Topbar{Settings: s, Connection: p.Connection, Theme: p.Theme,
 			ShowConversations: !p.Conversations.Hidden, ConversationsOpen: p.Conversations.Open,
 			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting},
 		app.Div().Class("main").Body(
@@ -172,6 +187,7 @@ type Topbar struct {
 	SourceCount                          int // sources, not searches (SourceCount)
 	// Starting: the server's prerender (PageProps.Starting).
 	Starting bool
+	Theme    string // PageProps.Theme
 }
 
 func (b *Topbar) Render() app.UI {
@@ -185,7 +201,7 @@ func (b *Topbar) Render() app.UI {
 				Disabled(b.Starting).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
 		}),
-		logo("topbar-logo", 28),
+		logo(s, "topbar-logo", 28),
 		app.Div().Class("topbar-name").Body(
 			app.H1().Class("name").Text(s.agentName()),
 			app.Span().Class("tagline").Text(s.T("app.tagline")),
@@ -205,6 +221,7 @@ func (b *Topbar) Render() app.UI {
 				app.Span().Class("badge").Text(strconv.Itoa(b.SourceCount)),
 			)
 		}),
+		&PrefsMenu{Settings: s, Theme: b.Theme, Disabled: b.Starting},
 	)
 }
 
@@ -215,7 +232,7 @@ func conversation(p PageProps) []app.UI {
 		if p.Starting && p.Resuming {
 			return nil
 		}
-		return []app.UI{emptyState(p.Settings, p.Scenarios, p.Starting)}
+		return []app.UI{emptyState(p.Settings, p.Scenarios, p.Suggestions, p.Starting)}
 	}
 	chunks := make([]app.UI, 0, len(items)/ChunkSize+2)
 	for i := 0; i*ChunkSize < len(items); i++ {
@@ -284,12 +301,20 @@ func (c *ChunkView) Render() app.UI {
 	return app.Div().Class("chunk").Body(views...)
 }
 
-func emptyState(s Settings, scenarios []string, starting bool) app.UI {
+// emptyState invites the reader to start: the deployment's suggestions,
+// else the demo's scenarios.
+func emptyState(s Settings, scenarios, suggestions []string, starting bool) app.UI {
+	hint, buttons := s.T("empty.hint"), []app.UI(nil)
+	if len(suggestions) > 0 {
+		hint, buttons = s.T("empty.hint_suggestions"), suggestionButtons(suggestions, starting)
+	} else {
+		buttons = scenarioButtons(ScenarioOrder(scenarios), starting)
+	}
 	return app.Div().Class("empty").Body(
-		logo("empty-logo", 56),
+		logo(s, "empty-logo", 56),
 		app.H2().Text(s.T("empty.title")),
-		app.P().Text(s.T("empty.hint")),
-		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios), starting)...),
+		app.P().Text(hint),
+		app.Ul().Class("suggestions").Body(buttons...),
 	)
 }
 

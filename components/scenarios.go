@@ -32,6 +32,21 @@ func ScenarioOrder(names []string) []string {
 	return out
 }
 
+// suggestionButtons lists a deployment's suggestions: each sends its own
+// words (disabled until the app runs).
+func suggestionButtons(texts []string, disabled bool) []app.UI {
+	out := make([]app.UI, 0, len(texts))
+	for i, text := range texts {
+		out = append(out, app.Li().Body(
+			app.Button().Type("button").Class("suggestion").Attr("dir", "auto").DataSet("suggestion", i).Disabled(disabled).
+				OnClick(func(ctx app.Context, e app.Event) {
+					ctx.NewActionWithValue(ActionSendMessage, text)
+				}, app.EventScope(text)).Text(text),
+		))
+	}
+	return out
+}
+
 // scenarioButtons lists the scenarios as suggestions: each sends "/NAME",
 // which the demo agent plays (disabled until the app runs).
 func scenarioButtons(names []string, disabled bool) []app.UI {

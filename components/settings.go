@@ -14,6 +14,9 @@ type Settings struct {
 	Locale         i18n.Locale
 	AgentName      string
 	FaviconService string // "" turns favicon fallbacks off
+	// Logo is the URL of the deployment's logo, shown in place of the
+	// Stepwise mark; "" for the mark.
+	Logo string
 }
 
 // DefaultSettings are the settings of a page asked for nothing.

@@ -53,6 +53,7 @@ func serve(args []string) int {
 	clientSetting("agent-name", client.EnvAgentName, "the agent `name` in the brand header (default Stepwise)")
 	clientSetting("favicon-service", client.EnvFaviconService, "favicon `URL` for sources without one, {domain} replaced; off for none")
 	deployFlags := addDeployFlags(fs)
+	brand := addBrandFlags(fs)
 	fs.Usage = usageWithEnv(fs, "Usage: stepwise [flags]\n       stepwise export [flags] DIR\n       stepwise healthcheck")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -83,6 +84,10 @@ func serve(args []string) int {
 	}
 	if proto != agentproxy.Stepwise && *backend == "" {
 		fmt.Fprintln(os.Stderr, "stepwise: -protocol", proto, "needs -backend URL (the agent's endpoint)")
+		return 2
+	}
+	if err := brand.apply(env); err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 2
 	}
 	env[client.EnvProtocol] = string(proto)

@@ -2,7 +2,6 @@ package i18n
 
 // en = English.
 var en = catalog{
-	plural: pluralEN,
 	text: map[string]string{
 		"replay.failed":                     "Could not replay the stream: %s",
 		"update.available":                  "A new version of Stepwise is available.",
@@ -86,6 +85,7 @@ var en = catalog{
 		"boot.queued":                       "Starting… your message will be sent as soon as the app is ready.",
 		"empty.title":                       "Start a conversation",
 		"empty.hint":                        "Ask for what you need, or try a sample scenario:",
+		"empty.hint_suggestions":            "Ask for what you need, or start with one of these:",
 		"conversations.title":               "Conversations",
 		"conversations.toggle":              "Conversations",
 		"conversations.new":                 "New conversation",
@@ -224,6 +224,34 @@ var en = catalog{
 		"plan.status.in_progress":              "In progress",
 		"plan.status.completed":                "Done",
 		"plan.empty":                           "The plan is empty.",
+
+		// The language and theme menu (components/prefs.go).
+		"prefs.button":          "Language and appearance",
+		"prefs.language":        "Language",
+		"prefs.theme":           "Theme",
+		"prefs.theme.system":    "Same as the system",
+		"prefs.theme.light":     "Light",
+		"prefs.theme.dark":      "Dark",
+		"prefs.language_failed": "This language could not be loaded (%s). Try again once online.",
+		"mcpapp.region":         "App: %s",
+		"mcpapp.badge":          "App",
+		"mcpapp.loading":        "Loading the app…",
+		"mcpapp.failed":         "The app could not be shown: %s",
+		"mcpapp.no_sandbox":     "This app cannot be shown here: no sandbox is set up for apps.",
+		"mcpapp.fullscreen":     "Full screen",
+		"mcpapp.pip":            "Picture in picture",
+		"mcpapp.inline":         "Back to the conversation",
+		"mcpapp.link.title":     "The app wants to open a link:",
+		"mcpapp.link.open":      "Open link",
+		"mcpapp.message.title":  "The app wants to send this message as you:",
+		"mcpapp.message.send":   "Send message",
+		"mcpapp.cancel":         "Cancel",
+		"mcpapp.context":        "The app updated what the agent will know on your next message.",
+		"mcpapp.cancelled":      "The tool was cancelled.",
+		"mcpapp.err.network":    "its backend did not answer (%s)",
+		"mcpapp.err.not_html":   "it is not an MCP App page",
+		"mcpapp.err.too_large":  "it is too large",
+		"mcpapp.err.no_content": "the backend sent no page",
 	},
 	plurals: map[string]Forms{
 		"age.minutes":         {One: "%d minute ago", Other: "%d minutes ago"},

@@ -2,7 +2,6 @@ package i18n
 
 // vi = Vietnamese.
 var vi = catalog{
-	plural: pluralOther,
 	text: map[string]string{
 		"replay.failed":                     "Không phát lại được luồng sự kiện: %s",
 		"update.available":                  "Đã có phiên bản mới của Stepwise.",
@@ -86,6 +85,7 @@ var vi = catalog{
 		"boot.queued":                       "Đang khởi động… tin nhắn của bạn sẽ được gửi ngay khi sẵn sàng.",
 		"empty.title":                       "Bắt đầu một cuộc trò chuyện",
 		"empty.hint":                        "Hỏi điều bạn cần, hoặc thử một kịch bản mẫu:",
+		"empty.hint_suggestions":            "Hãy hỏi điều bạn cần, hoặc bắt đầu với một trong những gợi ý sau:",
 		"conversations.title":               "Cuộc trò chuyện",
 		"conversations.toggle":              "Cuộc trò chuyện",
 		"conversations.new":                 "Cuộc trò chuyện mới",
@@ -224,6 +224,34 @@ var vi = catalog{
 		"plan.status.in_progress":              "Đang làm",
 		"plan.status.completed":                "Đã xong",
 		"plan.empty":                           "Kế hoạch chưa có việc nào.",
+
+		// The language and theme menu (components/prefs.go).
+		"prefs.button":          "Ngôn ngữ và giao diện",
+		"prefs.language":        "Ngôn ngữ",
+		"prefs.theme":           "Chủ đề",
+		"prefs.theme.system":    "Theo hệ thống",
+		"prefs.theme.light":     "Sáng",
+		"prefs.theme.dark":      "Tối",
+		"prefs.language_failed": "Không tải được ngôn ngữ này (%s). Hãy thử lại khi có mạng.",
+		"mcpapp.region":         "Ứng dụng: %s",
+		"mcpapp.badge":          "Ứng dụng",
+		"mcpapp.loading":        "Đang tải ứng dụng…",
+		"mcpapp.failed":         "Không thể hiển thị ứng dụng: %s",
+		"mcpapp.no_sandbox":     "Không thể hiển thị ứng dụng này ở đây: chưa thiết lập hộp cát cho ứng dụng.",
+		"mcpapp.fullscreen":     "Toàn màn hình",
+		"mcpapp.pip":            "Hình trong hình",
+		"mcpapp.inline":         "Quay lại cuộc trò chuyện",
+		"mcpapp.link.title":     "Ứng dụng muốn mở một liên kết:",
+		"mcpapp.link.open":      "Mở liên kết",
+		"mcpapp.message.title":  "Ứng dụng muốn gửi tin nhắn này thay bạn:",
+		"mcpapp.message.send":   "Gửi tin nhắn",
+		"mcpapp.cancel":         "Hủy",
+		"mcpapp.context":        "Ứng dụng đã cập nhật những gì tác tử sẽ biết ở tin nhắn tiếp theo của bạn.",
+		"mcpapp.cancelled":      "Công cụ đã bị hủy.",
+		"mcpapp.err.network":    "máy chủ của nó không phản hồi (%s)",
+		"mcpapp.err.not_html":   "đây không phải là trang ứng dụng MCP",
+		"mcpapp.err.too_large":  "nó quá lớn",
+		"mcpapp.err.no_content": "máy chủ không gửi trang nào",
 	},
 	plurals: map[string]Forms{
 		"age.minutes":         {Other: "%d phút trước"},

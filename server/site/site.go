@@ -86,6 +86,7 @@ func New(cfg Config) (http.Handler, error) {
 		Scripts:               []string{"/web/boot.js defer", "/web/mermaid-host.js defer"}, // boot.js keeps what is typed before the app runs; mermaid-host.js sizes diagrams
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
+		CacheableResources:    catalogURLs(),
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)})), base},
 	}
 	loaderPatches := appJSPatches(base)
@@ -111,6 +112,7 @@ func New(cfg Config) (http.Handler, error) {
 	mux.Handle("/manifest.json", manifest)
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
+	mux.HandleFunc("GET "+catalogPath+"{file}", serveCatalog)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutSuffix(r.PathValue("file"), ".jsonl")
 		sc := cfg.Scenarios[name]
@@ -267,6 +269,7 @@ func pageEnv(cfg Config) map[string]string {
 		} {
 			env[k] = cfg.BasePath + path
 		}
+		env[client.EnvCatalogPath] = cfg.BasePath + catalogPath
 	}
 	for k, v := range cfg.Env {
 		env[k] = v
