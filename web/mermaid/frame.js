@@ -13,6 +13,7 @@
   var dark = matchMedia("(prefers-color-scheme: dark)");
   var state = "";
   var seq = 0;
+  var chosen = ""; // the theme the page says the reader chose, "" for the system's
 
   function report() {
     parent.postMessage({ stepwiseMermaid: Math.ceil(document.body.getBoundingClientRect().height), state: state }, "*");
@@ -27,6 +28,9 @@
     report();
   }
   function draw() {
+    var isDark = chosen ? chosen === "dark" : dark.matches;
+    document.documentElement.style.colorScheme = isDark ? "dark" : "light";
+    document.body.className = isDark ? "dark" : "";
     if (!window.mermaid) {
       source("unavailable", "");
       return;
@@ -34,7 +38,7 @@
     window.mermaid.initialize({
       startOnLoad: false,
       securityLevel: "strict",
-      theme: dark.matches ? "dark" : "default",
+      theme: isDark ? "dark" : "default",
       fontFamily: "system-ui, sans-serif"
     });
     var id = "diagram-" + (++seq);
@@ -51,6 +55,12 @@
     });
   }
   dark.addEventListener("change", draw);
+  addEventListener("message", function (e) {
+    var t = e.data && e.data.stepwiseTheme;
+    if (e.source !== parent || typeof t !== "string" || t === chosen) return;
+    chosen = t === "light" || t === "dark" ? t : "";
+    draw();
+  });
   addEventListener("resize", report);
   draw();
 })();
