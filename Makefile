@@ -6,12 +6,11 @@ GO       ?= go
 ADDR     ?= localhost:8080
 ARGS     ?=
 SHARED   ?= ../shared
-MERMAID  := web/mermaid/mermaid.min.js
 WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_test.go' 2>/dev/null)
 
 .PHONY: build run test vet unit race conformance browser bench bench-stream bench-profile bench-tiering fuzz screens clean compress-wasm env FORCE
 
-build: web/app.wasm bin/stepwise $(MERMAID)
+build: web/app.wasm bin/stepwise web/mermaid/mermaid.min.js
 
 # Every go command below builds what ships: the modules go.mod pins, with
 # the patches of wasm/patches.txt applied (go-app, goldmark), and Go's own
@@ -48,7 +47,7 @@ env: $(PATCHED)
 # tools/mermaid/package-lock.json, never a copy in the repository; only
 # its bundle is copied into web/. Without npm (or offline) the build goes
 # on and diagrams show as their source.
-$(MERMAID): tools/mermaid/package-lock.json
+web/mermaid/mermaid.min.js: tools/mermaid/package-lock.json
 	@if command -v npm >/dev/null 2>&1 && npm ci --prefix tools/mermaid --no-audit --no-fund --loglevel=error; then \
 		cp tools/mermaid/node_modules/mermaid/dist/mermaid.min.js $@; \
 	else echo "Mermaid not installed (no npm, or the registry did not answer): diagrams show as their source"; fi
@@ -162,4 +161,4 @@ screens: build
 	STEPWISE_SCREENS=1 $(GO) test -count=1 -tags browser -run '^TestScreens$$' ./server/browsertest/
 
 clean:
-	rm -rf bin tools/mermaid/node_modules $(MERMAID) web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
+	rm -rf bin tools/mermaid/node_modules web/mermaid/mermaid.min.js web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
