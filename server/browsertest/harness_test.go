@@ -252,7 +252,7 @@ func (p *page) waitJS(cond string, timeout time.Duration, show ...string) {
 			text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText.slice(0, 800) : ""`))
 			var shown []string
 			for _, expr := range show {
-				v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`JSON.stringify(`+expr+`)`))
+				v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`Promise.resolve(`+expr+`).then(v => v === undefined ? "undefined" : JSON.stringify(v))`, chromedp.EvalAwaitPromise))
 				if err != nil {
 					v = err.Error()
 				}

@@ -76,7 +76,10 @@ func TestRightToLeftArabic(t *testing.T) {
 				if got := eval[string](p, `getComputedStyle(`+lastBubble+`).direction`); got != "rtl" {
 					t.Errorf("an Arabic message is %s", got)
 				}
-				p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+				// The message's run (the demo's default scenario) starts, then
+				// ends: axe must not read rows still fading in.
+				p.waitJS(agentStatus+` === "running"`, 10*time.Second)
+				p.waitJS(agentStatus+` === "idle"`, 60*time.Second)
 				p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("conversation").scrollTop = 0`))
 				p.viewportShot(name)
 				if theme == "light" && width > 500 {
