@@ -120,6 +120,16 @@ func (p *imagePart) image() (ToolImage, bool) {
 	return img, true
 }
 
+// FileImage is a file (an AI SDK file part: its URL and media type) as an
+// image the page shows or links to, by the rules of tool results' images.
+func FileImage(url, mediaType string) (ToolImage, bool) {
+	p := imagePart{Type: "file", URL: url, MediaTy: mediaType}
+	if !strings.HasPrefix(strings.ToLower(mediaType), "image/") {
+		return ToolImage{}, false
+	}
+	return p.image()
+}
+
 // shownImageType: the raster types every browser shows. SVG is left out:
 // it is a document, not a picture.
 func shownImageType(mt string) bool {
