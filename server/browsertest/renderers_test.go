@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -206,9 +207,9 @@ func TestMermaidDiagrams(t *testing.T) {
 	p.replayURL("/fixtures/mermaid.jsonl", "max", "en")
 	p.waitJS(`window.__result`, 30*time.Second)
 	const frames = `[...document.querySelectorAll('[data-kind="text"] iframe.mermaid-frame')]`
-	p.waitJS(frames+`.length === 3 && `+frames+`.every(f => f.dataset.state)`, 30*time.Second, frames+`.map(f => f.dataset.state).join()`)
+	p.waitJS(frames+`.length === 4 && `+frames+`.every(f => f.dataset.state)`, 30*time.Second, frames+`.map(f => f.dataset.state).join()`)
 	states := eval[[]string](p, frames+`.map(f => f.dataset.state)`)
-	if strings.Join(states, ",") != "drawn,drawn,drawn" {
+	if strings.Join(states, ",") != "drawn,drawn,drawn,drawn" {
 		t.Errorf("diagram states %q", states)
 	}
 	type frame struct {
@@ -242,11 +243,61 @@ func TestMermaidDiagrams(t *testing.T) {
 	}
 	p.axe("mermaid source")
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="text"] .mermaid .mermaid-toggle`)))
-	p.waitJS(frames+`.length === 3 && `+frames+`.every(f => f.dataset.state === "drawn")`, 30*time.Second)
+	p.waitJS(frames+`.length === 4 && `+frames+`.every(f => f.dataset.state === "drawn")`, 30*time.Second)
 	p.axe("mermaid diagrams")
 	if len(p.dialogs) != 0 {
 		t.Errorf("a diagram ran script: %q", p.dialogs)
 	}
 	eval[bool](p, `(document.querySelector('[data-kind="text"]').scrollIntoView({block: "start"}), true)`)
 	p.screens("mermaid")
+
+	// A wide flowchart stays readable: shrunk to its box down to three
+	// quarters of its size (Mermaid's 16 px labels at 12 px), then it
+	// scrolls sideways and takes the keyboard's focus to do so.
+	for _, width := range []int{360, 1100} {
+		p.sized("light", width)
+		w := p.wideDiagram(func(w wideFit) bool { return w.Scrolls })
+		if w.Scale < 0.749 || w.Scale > 1 || !w.Focusable {
+			t.Errorf("at %d px the wide diagram is drawn at %.2f of its size (focusable %v)", width, w.Scale, w.Focusable)
+		}
+	}
+	p.sized("light", 1100)
+	eval[bool](p, `(document.querySelectorAll('[data-kind="text"] .mermaid')[3].scrollIntoView({block: "start"}), true)`)
+	p.screens("mermaid-wide")
+}
+
+// wideFit is how the wide diagram of testdata/mermaid.jsonl is drawn in its
+// frame: the scale of its drawing to its own size, whether its box scrolls
+// sideways and can then be focused.
+type wideFit struct {
+	Scale              float64
+	Scrolls, Focusable bool
+}
+
+// wideDiagram reads the wide diagram's fit from inside its frame (an
+// opaque origin: the page cannot) once done says it is the one expected.
+func (p *page) wideDiagram(done func(wideFit) bool) wideFit {
+	p.t.Helper()
+	const js = `const svg = document.querySelector("#diagram svg");
+if (!svg || !location.hash.includes("Push")) return null;
+const d = document.getElementById("diagram");
+return {Scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, Scrolls: d.scrollWidth > d.clientWidth, Focusable: d.tabIndex === 0};`
+	isMermaid := func(url, _ string) bool { return strings.Contains(url, "/web/mermaid/frame.html") }
+	var last string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		frames := p.framesWhere(isMermaid)
+		for i := 0; i < 4; i++ {
+			got := p.inFrame(frames, serverURL+"/web/mermaid/frame.html", i, js)
+			if got == "" || got == "null" {
+				continue
+			}
+			last = got
+			var w wideFit
+			if json.Unmarshal([]byte(got), &w) == nil && done(w) {
+				return w
+			}
+		}
+	}
+	p.t.Fatalf("the wide diagram: %s", last)
+	return wideFit{}
 }

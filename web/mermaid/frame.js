@@ -15,7 +15,25 @@
   var seq = 0;
   var chosen = ""; // the theme the page says the reader chose, "" for the system's
 
+  // Mermaid sizes a diagram to its box, however small its labels get.
+  // Here it keeps its own size when it fits, shrinks to the box down to
+  // MIN_SCALE (its 16 px labels stay 12 px), and past that scrolls
+  // sideways: a box that scrolls is reachable by keyboard.
+  var MIN_SCALE = 0.75;
+  function fit() {
+    var svg = out.querySelector("svg");
+    var box = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (!box || !box.width) return;
+    var room = out.clientWidth - 16; // #diagram's padding
+    var width = Math.min(box.width, Math.max(room, box.width * MIN_SCALE));
+    svg.style.maxWidth = "none";
+    svg.style.width = width + "px";
+    svg.style.height = box.height * width / box.width + "px";
+    if (width > room + 1) out.tabIndex = 0;
+    else out.removeAttribute("tabindex");
+  }
   function report() {
+    fit();
     parent.postMessage({ stepwiseMermaid: Math.ceil(document.body.getBoundingClientRect().height), state: state }, "*");
   }
   function source(s, message) {
