@@ -93,7 +93,7 @@ func codeRunView(id string, c *state.CodeRun, s Settings) app.UI {
 		}
 		body = append(body, elem("div", "code-chips", textElem("span", "", l.chipsLabel), elem("ul", "", chips...)))
 	}
-	return elem("div", "tool-details code-run", body...).ID(id).DataSet("code", c.Kind)
+	return attrs(elem("div", "tool-details code-run", body...), "id", id, "data-code", c.Kind)
 }
 
 // elem is an element with a class and children, textElem one with a class
@@ -109,9 +109,20 @@ func textElem(tag, class, text string) app.HTMLElem {
 	return app.Elem(tag).Class(class).Text(text)
 }
 
+// attrs sets attributes given as name, value pairs: one call site in
+// app.wasm where a chain of Attr costs one each.
+//
+//go:noinline
+func attrs(e app.HTMLElem, kv ...string) app.HTMLElem {
+	for i := 1; i < len(kv); i += 2 {
+		e = e.Attr(kv[i-1], kv[i])
+	}
+	return e
+}
+
 // focusable makes a box that scrolls reachable by keyboard, named by label.
 func focusable(e app.HTMLElem, label string) app.UI {
-	return e.Attr("tabindex", "0").Aria("label", label)
+	return attrs(e, "tabindex", "0", "aria-label", label)
 }
 
 // terminalLayout is a command (or code) that ran: what ran, its output,

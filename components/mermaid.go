@@ -3,6 +3,7 @@ package components
 import (
 	"bytes"
 	"net/url"
+	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/yuin/goldmark/ast"
@@ -32,16 +33,16 @@ func (v *MermaidView) Render() app.UI {
 	s := v.Settings
 	var body app.UI
 	if v.showSource {
-		body = app.Pre().Class("md-code").Attr("tabindex", "0").Body(app.Code().Text(v.Source))
+		body = attrs(elem("pre", "md-code", textElem("code", "", v.Source)), "tabindex", "0")
 	} else {
 		// The source rides in the fragment: never sent to the server.
-		body = elem("iframe", "mermaid-frame").Attr("src", "web/mermaid/frame.html#"+url.PathEscape(v.Source)).
-			Attr("sandbox", "allow-scripts").Attr("referrerpolicy", "no-referrer").Attr("title", s.T("mermaid.title"))
+		body = attrs(elem("iframe", "mermaid-frame"), "src", "web/mermaid/frame.html#"+url.PathEscape(v.Source),
+			"sandbox", "allow-scripts", "referrerpolicy", "no-referrer", "title", s.T("mermaid.title"))
 	}
 	return elem("div", "md-codeblock mermaid",
 		elem("div", "md-code-head",
 			textElem("span", "md-code-lang", "mermaid"),
-			textElem("button", "mermaid-toggle", s.T("mermaid.source")).Attr("type", "button").Aria("pressed", v.showSource).OnClick(v.toggle),
+			attrs(textElem("button", "mermaid-toggle", s.T("mermaid.source")), "type", "button", "aria-pressed", strconv.FormatBool(v.showSource)).OnClick(v.toggle),
 			copyButton(v.CopyID, v.Source, "copy.code", copiedID(v.Copied, v.CopyID), s),
 		),
 		body,

@@ -37,25 +37,26 @@ func imageView(img state.ToolImage, alt, id string, s Settings) app.UI {
 		if u, err := url.Parse(img.External); err == nil {
 			host = u.Hostname()
 		}
-		return textElem("a", "tool-image-link", s.T("image.external", alt, host)).
-			Attr("href", img.External).Attr("target", "_blank").Attr("rel", "noopener noreferrer")
+		return attrs(textElem("a", "tool-image-link", s.T("image.external", alt, host)),
+			"href", img.External, "target", "_blank", "rel", "noopener noreferrer")
 	}
 	return elem("div", "tool-image",
 		// The thumbnail is named by its button.
-		elem("button", "tool-image-open", imgElem(img.URL, "").Attr("role", "presentation")).
-			Attr("type", "button").Attr("popovertarget", id).Aria("label", s.T("image.open", alt)),
-		elem("div", "image-popover", imgElem(img.URL, alt),
-			textElem("button", "image-close", s.T("image.close")).
-				Attr("type", "button").Attr("popovertarget", id).Attr("popovertargetaction", "hide")).
-			ID(id).Attr("popover", "auto").Attr("role", "dialog").Aria("label", alt),
+		attrs(elem("button", "tool-image-open", imgElem(img.URL, "")),
+			"type", "button", "popovertarget", id, "aria-label", s.T("image.open", alt)),
+		attrs(elem("div", "image-popover", imgElem(img.URL, alt),
+			attrs(textElem("button", "image-close", s.T("image.close")),
+				"type", "button", "popovertarget", id, "popovertargetaction", "hide")),
+			"id", id, "popover", "auto", "role", "dialog", "aria-label", alt),
 	)
 }
 
-// imgElem is an image; an empty alt is left out (the caller names it).
-func imgElem(src, alt string) app.HTMLElemSelfClosing {
+// imgElem is an image; an empty alt leaves it out and makes the image
+// presentation (its button names it).
+func imgElem(src, alt string) app.UI {
 	e := app.ElemSelfClosing("img").Attr("src", src)
-	if alt != "" {
-		e = e.Attr("alt", alt)
+	if alt == "" {
+		return e.Attr("role", "presentation")
 	}
-	return e
+	return e.Attr("alt", alt)
 }
