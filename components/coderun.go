@@ -47,16 +47,16 @@ type codePane struct {
 
 // codeRunView is a code tool's details.
 func codeRunView(id string, c *state.CodeRun, s Settings) app.UI {
-	var l codeLayout
+	l := &codeLayout{}
 	switch c.Kind {
 	case state.CodeTerminal:
-		l = terminalLayout(c, s)
+		terminalLayout(l, c, s)
 	case state.CodeFile:
-		l = fileLayout(c, s)
+		fileLayout(l, c, s)
 	case state.CodeDiff:
-		l = diffLayout(c, s)
+		diffLayout(l, c, s)
 	default:
-		l = codeLayout{chipsLabel: s.T("code.tools_found"), chips: c.Tools}
+		l.chipsLabel, l.chips = s.T("code.tools_found"), c.Tools
 		if c.Query != "" {
 			l.notes = []codeNote{{text: s.T("code.searched", c.Query)}}
 		}
@@ -71,11 +71,12 @@ func codeRunView(id string, c *state.CodeRun, s Settings) app.UI {
 	if l.path != "" {
 		head = append(head, textElem("span", "code-path", l.path))
 	}
-	for _, n := range l.notes {
-		head = append(head, textElem("span", "code-note "+n.class, n.text))
+	for i := range l.notes {
+		head = append(head, textElem("span", "code-note "+l.notes[i].class, l.notes[i].text))
 	}
 	body := []app.UI{elem("div", "code-head", head...)}
-	for _, p := range l.panes {
+	for i := range l.panes {
+		p := &l.panes[i]
 		switch {
 		case p.label == "":
 			body = append(body, textElem("div", p.class, p.text))
@@ -127,8 +128,8 @@ func focusable(e app.HTMLElem, label string) app.UI {
 
 // terminalLayout is a command (or code) that ran: what ran, its output,
 // its errors, how it exited and the files it made.
-func terminalLayout(c *state.CodeRun, s Settings) codeLayout {
-	l := codeLayout{title: s.T("code.terminal"), chipsLabel: s.T("code.files"), chips: c.Files}
+func terminalLayout(l *codeLayout, c *state.CodeRun, s Settings) {
+	l.title, l.chipsLabel, l.chips = s.T("code.terminal"), s.T("code.files"), c.Files
 	lang, prompt := "bash", "$ "
 	if c.Language == "python" {
 		l.title, lang, prompt = s.T("code.python"), "python", ""
@@ -151,28 +152,27 @@ func terminalLayout(c *state.CodeRun, s Settings) codeLayout {
 	if c.Stdout == "" && c.Stderr == "" {
 		l.panes = append(l.panes, codePane{class: "code-note-box", text: s.T("code.no_output")})
 	}
-	return l
 }
 
 // fileLayout is a file viewed or created: its path, what was done, and its
 // text with line numbers.
-func fileLayout(c *state.CodeRun, s Settings) codeLayout {
+func fileLayout(l *codeLayout, c *state.CodeRun, s Settings) {
 	note := s.T("code.viewed")
 	if c.Replaced {
 		note = s.T("code.replaced")
 	} else if c.TotalLines == 0 {
 		note = s.T("code.created")
 	}
-	l := codeLayout{path: c.Path, notes: []codeNote{{text: note}}}
+	l.path, l.notes = c.Path, []codeNote{{text: note}}
 	lines := strings.Split(strings.TrimSuffix(c.Text, "\n"), "\n")
 	n := len(lines)
 	switch {
 	case c.FileType != "" && c.FileType != "text":
 		l.panes = []codePane{{class: "code-note-box", text: s.T("code.not_text", c.FileType)}}
-		return l
+		return
 	case c.Text == "":
 		l.panes = []codePane{{class: "code-note-box", text: s.T("code.empty_file")}}
-		return l
+		return
 	case c.TotalLines > n || c.FirstLine > 1:
 		last := c.FirstLine + n - 1
 		note = s.T("code.lines_of", c.FirstLine, last, max(c.TotalLines, last))
@@ -187,7 +187,6 @@ func fileLayout(c *state.CodeRun, s Settings) codeLayout {
 	}
 	l.panes = []codePane{{label: c.Path, gutter: gutter.String(), body: highlight(fileLanguage(c.Path), strings.Join(shown, "\n"))}}
 	l.panes = moreLines(l.panes, n, s)
-	return l
 }
 
 // moreLines adds the note that total lines were more than are shown.
@@ -212,7 +211,7 @@ func fileLanguage(path string) string {
 // its sign and colour, beside the old and new line numbers when the
 // result said where the edit starts; how many lines were added and
 // removed, in the head.
-func diffLayout(c *state.CodeRun, s Settings) codeLayout {
+func diffLayout(l *codeLayout, c *state.CodeRun, s Settings) {
 	added, removed := 0, 0
 	shown := c.Diff[:min(len(c.Diff), maxCodeLines)]
 	rows := make([]app.UI, len(shown))
@@ -235,9 +234,8 @@ func diffLayout(c *state.CodeRun, s Settings) codeLayout {
 	if c.OldStart == 0 || c.NewStart == 0 {
 		gutter.Reset() // not known
 	}
-	l := codeLayout{path: c.Path, notes: []codeNote{{class: "diff-stat", text: "+" + strconv.Itoa(added) + " −" + strconv.Itoa(removed)}}}
+	l.path, l.notes = c.Path, []codeNote{{class: "diff-stat", text: "+" + strconv.Itoa(added) + " −" + strconv.Itoa(removed)}}
 	l.panes = moreLines([]codePane{{class: "diff-body", label: s.T("code.diff", c.Path, added, removed), gutter: gutter.String(), body: rows}}, len(c.Diff), s)
-	return l
 }
 
 // pad right-aligns a line number in four columns.
