@@ -58,8 +58,6 @@ type codeInput struct {
 	Code     string    `json:"code"`
 	Path     string    `json:"path"`
 	FileText string    `json:"file_text"`
-	OldStr   string    `json:"old_str"`
-	NewStr   string    `json:"new_str"`
 	Query    string    `json:"query"`
 	Pattern  string    `json:"pattern"`
 	_        [0]func() // not comparable: no equality code in app.wasm
@@ -139,13 +137,13 @@ func readCodeRun(typ string, content, input json.RawMessage) *CodeRun {
 		r.Kind, r.Path, r.Text, r.Replaced = CodeFile, in.Path, in.FileText, c.IsUpdate
 		r.FileType, r.FirstLine = "text", 1
 	case "text_editor_code_execution_str_replace_result":
-		r.Kind, r.Path = CodeDiff, in.Path
-		if len(c.Lines) > 0 {
-			r.Diff, r.OldStart, r.NewStart = c.Lines, c.OldStart, c.NewStart
-		} else {
-			// No lines in the result: the edit the input asked for.
-			r.Diff = LineDiff(in.OldStr, in.NewStr)
+		// Anthropic's result always carries the hunk's lines; one without
+		// keeps the usual Request and Response, old_str and new_str in it.
+		if len(c.Lines) == 0 {
+			return nil
 		}
+		r.Kind, r.Path = CodeDiff, in.Path
+		r.Diff, r.OldStart, r.NewStart = c.Lines, c.OldStart, c.NewStart
 	case "tool_search_tool_search_result":
 		r.Kind, r.Query = CodeTools, in.Query
 		if r.Query == "" {
