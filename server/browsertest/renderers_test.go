@@ -5,6 +5,7 @@ package browsertest
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -254,24 +255,30 @@ func TestMermaidDiagrams(t *testing.T) {
 	// A wide flowchart stays readable: shrunk to its box down to three
 	// quarters of its size (Mermaid's 16 px labels at 12 px), then it
 	// scrolls sideways and takes the keyboard's focus to do so.
-	for _, width := range []int{360, 1100} {
-		p.sized("light", width)
-		w := p.wideDiagram(func(w wideFit) bool { return w.Scrolls })
-		if w.Scale < 0.749 || w.Scale > 1 || !w.Focusable {
-			t.Errorf("at %d px the wide diagram is drawn at %.2f of its size (focusable %v)", width, w.Scale, w.Focusable)
+	// Its screenshots wait for the frames to draw again in the new theme
+	// and width (the page cannot see into them).
+	for _, theme := range []string{"light", "dark"} {
+		for _, width := range []int{360, 1100} {
+			p.sized(theme, width)
+			w := p.wideDiagram(func(w wideFit) bool { return w.Scrolls && w.Dark == (theme == "dark") })
+			if w.Scale < 0.749 || w.Scale > 1 || !w.Focusable {
+				t.Errorf("at %d px the wide diagram is drawn at %.2f of its size (focusable %v)", width, w.Scale, w.Focusable)
+			}
+			if screensWanted() {
+				time.Sleep(500 * time.Millisecond) // the other frames' drawing and sizes
+				eval[bool](p, `(document.querySelectorAll('[data-kind="text"] .mermaid')[2].scrollIntoView({block: "start"}), true)`)
+				p.screenshot("mermaid-wide-" + theme + "-" + strconv.Itoa(width))
+			}
 		}
 	}
-	p.sized("light", 1100)
-	eval[bool](p, `(document.querySelectorAll('[data-kind="text"] .mermaid')[3].scrollIntoView({block: "start"}), true)`)
-	p.screens("mermaid-wide")
 }
 
 // wideFit is how the wide diagram of testdata/mermaid.jsonl is drawn in its
 // frame: the scale of its drawing to its own size, whether its box scrolls
 // sideways and can then be focused.
 type wideFit struct {
-	Scale              float64
-	Scrolls, Focusable bool
+	Scale                    float64
+	Scrolls, Focusable, Dark bool
 }
 
 // wideDiagram reads the wide diagram's fit from inside its frame (an
@@ -281,7 +288,7 @@ func (p *page) wideDiagram(done func(wideFit) bool) wideFit {
 	const js = `const svg = document.querySelector("#diagram svg");
 if (!svg || !location.hash.includes("Push")) return null;
 const d = document.getElementById("diagram");
-return {Scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, Scrolls: d.scrollWidth > d.clientWidth, Focusable: d.tabIndex === 0};`
+return {Scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, Scrolls: d.scrollWidth > d.clientWidth, Focusable: d.tabIndex === 0, Dark: document.body.className === "dark"};`
 	isMermaid := func(url, _ string) bool { return strings.Contains(url, "/web/mermaid/frame.html") }
 	var last string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
