@@ -260,6 +260,10 @@ func TestMermaidDiagrams(t *testing.T) {
 	for _, theme := range []string{"light", "dark"} {
 		for _, width := range []int{360, 1100} {
 			p.sized(theme, width)
+			// The reader's choice, which mermaid-host.js tells the frames:
+			// the emulated system theme does not reach a frame Chromium
+			// runs in a process of its own.
+			eval[bool](p, `(document.documentElement.dataset.theme = "`+theme+`", true)`)
 			w := p.wideDiagram(func(w wideFit) bool { return w.Scrolls && w.Dark == (theme == "dark") })
 			if w.Scale < 0.749 || w.Scale > 1 || !w.Focusable {
 				t.Errorf("at %d px the wide diagram is drawn at %.2f of its size (focusable %v)", width, w.Scale, w.Focusable)
