@@ -10,7 +10,7 @@ WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_te
 
 .PHONY: build run test vet unit race conformance browser bench bench-stream bench-profile bench-tiering fuzz screens clean compress-wasm env FORCE
 
-build: web/app.wasm bin/stepwise
+build: web/app.wasm bin/stepwise web/mermaid/mermaid.min.js
 
 # Every go command below builds what ships: the modules go.mod pins, with
 # the patches of wasm/patches.txt applied (go-app, goldmark), and Go's own
@@ -41,6 +41,16 @@ FORCE:
 # The shell lines that give plain go commands the Makefile's GOFLAGS.
 env: $(PATCHED)
 	@echo "export GOFLAGS='$(GOFLAGS)' GOTOOLCHAIN=$(GOTOOLCHAIN)"
+
+# Mermaid draws the diagrams of answers (docs/renderers.md): the mermaid
+# package from the npm registry, pinned and integrity-checked by
+# tools/mermaid/package-lock.json, never a copy in the repository; only
+# its bundle is copied into web/. Without npm (or offline) the build goes
+# on and diagrams show as their source.
+web/mermaid/mermaid.min.js: tools/mermaid/package-lock.json
+	@if command -v npm >/dev/null 2>&1 && npm ci --prefix tools/mermaid --no-audit --no-fund --loglevel=error; then \
+		cp tools/mermaid/node_modules/mermaid/dist/mermaid.min.js $@; \
+	else echo "Mermaid not installed (no npm, or the registry did not answer): diagrams show as their source"; fi
 
 # Client-only main, stripped: the server's code stays out of the wasm, and
 # so do go-app's server side and encryption (WASM_TAGS: net/http,
@@ -164,4 +174,4 @@ screens: build
 	STEPWISE_SCREENS=1 $(GO) test -count=1 -tags browser -run '^TestScreens$$' ./server/browsertest/
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
+	rm -rf bin tools/mermaid/node_modules web/mermaid/mermaid.min.js web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256

@@ -445,6 +445,13 @@ func (r *mdRenderer) codeBlock(n ast.Node) app.UI {
 	}
 	id := codeCopyID(r.copy.item, r.codeBlocks)
 	r.codeBlocks++
+	if f, ok := n.(*ast.FencedCodeBlock); ok && lang == "mermaid" && fenceClosed(f, src) {
+		set, ok := r.copy.tr.(Settings)
+		if !ok {
+			set = DefaultSettings()
+		}
+		return &MermaidView{Source: source, CopyID: id, Copied: r.copy.copied == id, Settings: set}
+	}
 	return app.Div().Class("md-codeblock").Body(
 		app.Div().Class("md-code-head").Body(
 			app.Span().Class("md-code-lang").Text(lang),
