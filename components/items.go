@@ -193,6 +193,14 @@ func (v *ActivityView) Render() app.UI {
 			app.If(hasBody, func() app.UI { return app.Span().Class("chevron").Aria("hidden", true) }),
 		).Disabled(!hasBody),
 		app.If(v.d.open && hasBody, func() app.UI {
+			if a.Type == "diagram_generation" {
+				if intro, source, ok := state.DiagramSource(v.Item.Text); ok {
+					return app.Div().ID(id).Class("activity-body diagram").Body(
+						app.If(intro != "", func() app.UI { return app.P().Text(intro) }),
+						&MermaidView{Source: source, CopyID: codeCopyID(v.Item.Key, 0), Settings: v.Settings},
+					)
+				}
+			}
 			return app.Div().ID(id).Class("activity-body").Text(v.Item.Text)
 		}),
 	)

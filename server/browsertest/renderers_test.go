@@ -312,3 +312,35 @@ return {Scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, Sc
 	p.t.Fatalf("the wide diagram: %s", last)
 	return wideFit{}
 }
+
+// A diagram_generation activity (the activity dialect: a sentence, then
+// the diagram's source) draws its diagram once opened, the sentence above
+// it; one without a source stays text.
+func TestDiagramActivityDrawn(t *testing.T) {
+	if _, err := os.Stat("../../web/mermaid/mermaid.min.js"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("Mermaid is not installed: make build runs npm ci in web/mermaid")
+		}
+		t.Skip("Mermaid is not installed (make build with npm)")
+	}
+	p := newPage(t)
+	p.replayURL("/fixtures/diagram-activity.jsonl", "max", "en")
+	p.waitJS(`window.__result`, 30*time.Second)
+	// The group has collapsed, as a finished one does; open it.
+	const header = `document.querySelector('[data-kind="group"] .group-header')`
+	p.waitJS(header+`?.getAttribute("aria-expanded") === "false"`, 10*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] .group-header`)))
+	const activities = `[...document.querySelectorAll('[data-activity-type="diagram_generation"]')]`
+	p.waitJS(activities+`.length === 2`, 10*time.Second)
+	eval[int](p, activities+`.forEach(a => a.querySelector('button.disclosure').click()), 0`)
+	const frame = activities + `[0].querySelector('iframe.mermaid-frame')`
+	p.waitJS(frame+`?.dataset.state === "drawn"`, 30*time.Second, frame+`?.dataset.state`, activities+`[0].innerText`)
+	if got := eval[string](p, activities+`[0].querySelector('.activity-body p').textContent`); got != "project_timeline.png generated and saved as a PNG with this content:" {
+		t.Errorf("the sentence above the diagram: %q", got)
+	}
+	if got := eval[string](p, activities+`[1].querySelector('.activity-body').textContent`); got != "No diagram could be generated this time." || eval[bool](p, activities+`[1].querySelector('iframe') !== null`) {
+		t.Errorf("an activity without a diagram: %q", got)
+	}
+	p.axe("diagram-activity")
+	p.screens("diagram-activity")
+}
