@@ -1,6 +1,7 @@
 package components
 
 import (
+	"bytes"
 	"net/url"
 	"regexp"
 	"sort"
@@ -250,7 +251,7 @@ func (r *mdRenderer) children(n ast.Node) []app.UI {
 			if len(r.marks) > 0 {
 				r.markedText(&run, t)
 			} else {
-				run.write(r.source(t.Segment.Start, t.Segment.Stop))
+				run.write(inlineText(r.source(t.Segment.Start, t.Segment.Stop)))
 			}
 			switch {
 			case t.HardLineBreak():
@@ -286,11 +287,26 @@ var newline = []byte{'\n'}
 func (r *mdRenderer) markedText(run *textRun, t *ast.Text) {
 	from := t.Segment.Start
 	for _, m := range r.marks[t] {
-		run.write(r.source(from, max(from, m.split)))
+		run.write(inlineText(r.source(from, max(from, m.split))))
 		from = max(from, m.split)
 		run.add(m.ui)
 	}
-	run.write(r.source(from, t.Segment.Stop))
+	run.write(inlineText(r.source(from, t.Segment.Stop)))
+}
+
+// inlineText is a text node's source as the reader sees it: a backslash
+// before ASCII punctuation dropped, entity and numeric character
+// references resolved, as CommonMark says (goldmark does it when it
+// writes HTML; the components write the source's bytes). Code spans keep
+// theirs.
+func inlineText(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') >= 0 {
+		b = util.UnescapePunctuations(b)
+	}
+	if bytes.IndexByte(b, '&') >= 0 {
+		b = util.ResolveEntityNames(util.ResolveNumericReferences(b))
+	}
+	return b
 }
 
 // after adds the marks that follow a closed node.
