@@ -2,6 +2,7 @@ package components
 
 import (
 	"bytes"
+	"html"
 	"net/url"
 	"regexp"
 	"sort"
@@ -298,13 +299,14 @@ func (r *mdRenderer) markedText(run *textRun, t *ast.Text) {
 // before ASCII punctuation dropped, entity and numeric character
 // references resolved, as CommonMark says (goldmark does it when it
 // writes HTML; the components write the source's bytes). Code spans keep
-// theirs.
+// theirs. References go through html.UnescapeString, whose table the
+// wasm has anyway (goldmark's own would add its copy).
 func inlineText(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') >= 0 {
 		b = util.UnescapePunctuations(b)
 	}
 	if bytes.IndexByte(b, '&') >= 0 {
-		b = util.ResolveEntityNames(util.ResolveNumericReferences(b))
+		b = []byte(html.UnescapeString(string(b)))
 	}
 	return b
 }
