@@ -91,6 +91,22 @@ type Item struct {
 // Parent returns the group that holds the item, or nil at top level.
 func (it *Item) Parent() *Item { return it.parent }
 
+// AwaitsAnswer reports whether the item is a question, an approval or a
+// form still waiting for the user's answer; false for nil.
+func (it *Item) AwaitsAnswer() bool {
+	switch {
+	case it == nil:
+		return false
+	case it.Question != nil:
+		return it.Question.State == QuestionPending
+	case it.Approval != nil:
+		return it.Approval.State == ApprovalPending
+	case it.Form != nil:
+		return it.Form.State == QuestionPending
+	}
+	return false
+}
+
 // stepLabel is the label this step offers its group's title, or "".
 func (it *Item) stepLabel() string {
 	if it.titleLabel != "" {

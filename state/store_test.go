@@ -396,3 +396,18 @@ func TestReadableName(t *testing.T) {
 		assert.Equal(t, want, ReadableName(in), in)
 	}
 }
+
+// AwaitsAnswer is what the page (a form waits for the backend's word) and
+// the demo agent (an answer applies only to what still waits) both ask.
+func TestAwaitsAnswer(t *testing.T) {
+	question := `{"type":"content_block_start","index":1,"content_block":{"type":"approval_request","approval_key":"q","action_requests":[{"name":"ask_user_question","args":{"questions":[{"question":"Q?","multiSelect":false,"options":[{"label":"A"}]}]}}]}}`
+	s := apply(t, lines(msgStart, approvalReq(0, "k", `[{"name":"delete_all","args":{}}]`), question)...)
+	assert.True(t, s.Approval("k").AwaitsAnswer())
+	assert.True(t, s.Approval("q").AwaitsAnswer())
+	assert.False(t, s.Approval("none").AwaitsAnswer(), "nil: nothing waits")
+	s = apply(t, lines(msgStart, approvalReq(0, "k", `[{"name":"delete_all","args":{}}]`), question, `{"type":"terminal_user_stopped"}`)...)
+	assert.False(t, s.Approval("k").AwaitsAnswer(), "expired")
+	assert.False(t, s.Approval("q").AwaitsAnswer(), "expired")
+	assert.False(t, (&Item{Form: &FormCard{State: QuestionAnswered}}).AwaitsAnswer())
+	assert.True(t, (&Item{Form: &FormCard{State: QuestionPending}}).AwaitsAnswer())
+}

@@ -518,7 +518,7 @@ func (m *Model) answer(key string, a state.CardAnswer, command func(id string) b
 	m.afterApply(ch)
 	m.formDone(key)
 	id := m.nextID()
-	if pendingKey(m.store, key) {
+	if m.store.Approval(key).AwaitsAnswer() {
 		// The backend resolves it: the form waits for its word.
 		m.setForm(key, func(f *components.FormState) { f.Sending, f.Error = true, "" })
 		m.sent(sentCommand{id: id, key: key})
@@ -575,7 +575,7 @@ func (m *Model) stop() {
 func (m *Model) syncForms() {
 	var forms components.Forms
 	for key, st := range m.forms {
-		if pendingKey(m.store, key) {
+		if m.store.Approval(key).AwaitsAnswer() {
 			if forms == nil {
 				forms = components.Forms{}
 			}
@@ -607,23 +607,6 @@ func approvalKey(it *state.Item) string {
 		return it.Form.ApprovalKey
 	}
 	return ""
-}
-
-// pendingKey is true when key names a question, approval or form still
-// pending.
-func pendingKey(s *state.Store, key string) bool {
-	it := s.Approval(key)
-	switch {
-	case it == nil:
-		return false
-	case it.Question != nil:
-		return it.Question.State == state.QuestionPending
-	case it.Approval != nil:
-		return it.Approval.State == state.ApprovalPending
-	case it.Form != nil:
-		return it.Form.State == state.QuestionPending
-	}
-	return false
 }
 
 // setForm replaces the state of one form (a new map: it is a prop).

@@ -106,7 +106,7 @@ func (s *Session) answer(ans approvalAnswer) error {
 	defer s.mu.Unlock()
 	r := s.running
 	it := s.store.Approval(ans.key)
-	if r == nil || it == nil || !pendingItem(it) {
+	if r == nil || !it.AwaitsAnswer() || it.Form != nil { // the demo never asks by form
 		return fmt.Errorf("no pending approval %q", ans.key)
 	}
 	ev := map[string]any{"type": "approval_result", "approval_key": ans.key}
@@ -170,18 +170,6 @@ func checkAnswers(q *state.QuestionForm, answers map[string]string) error {
 	return nil
 }
 
-func pendingItem(it *state.Item) bool {
-	switch {
-	case it == nil:
-		return false
-	case it.Question != nil:
-		return it.Question.State == state.QuestionPending
-	case it.Approval != nil:
-		return it.Approval.State == state.ApprovalPending
-	}
-	return false
-}
-
 // await waits until the pending approval is answered (answer emits the
 // approval_result) or times out (then it sends approval_timeout). It
 // returns how it ended (Outcomes), and false when the run ended.
@@ -210,7 +198,7 @@ func (s *Session) await(ctx context.Context, r *run) (string, bool) {
 			return "", false
 		case <-r.answered:
 			s.mu.Lock()
-			running, pending, outcome := s.running == r, pendingItem(s.store.Approval(key)), r.outcome
+			running, pending, outcome := s.running == r, s.store.Approval(key).AwaitsAnswer(), r.outcome
 			s.mu.Unlock()
 			if !running {
 				return "", false
@@ -225,7 +213,7 @@ func (s *Session) await(ctx context.Context, r *run) (string, bool) {
 			if s.running != r {
 				return "", false
 			}
-			if it := s.store.Approval(key); pendingItem(it) {
+			if it := s.store.Approval(key); it.AwaitsAnswer() {
 				// A timed-out tool never runs.
 				for _, id := range concernedTools(it) {
 					r.skip[id] = true
