@@ -141,6 +141,52 @@ func TestGoAppOmitCrypto(t *testing.T) {
 	}
 }
 
+// TestGoAppOmitState checks the goappomitstate tag of
+// wasm/goapp-wasm.patch with the Makefile's WASM_TAGS: the browser main
+// is built without go-app's state manager (state.go), which keeps its
+// JSON storage, broadcasts, encryption and device id in the binary, and a
+// build without the tag has it. Stepwise calling ctx.SetState and the
+// like again would not compile with the tag. In the patched copy, under
+// the tag, Context has no state methods and the engine leaves the local
+// storage alone (the patch's state_omit_test.go); without it go-app's own
+// tests of states pass (TestGoAppPatch).
+func TestGoAppOmitState(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	tags := makefileWasmTags(t)
+	if !slices.Contains(strings.Split(tags, ","), "goappomitstate") {
+		t.Fatalf("the Makefile's WASM_TAGS (%s) leave out goappomitstate", tags)
+	}
+	files := func(tags string) []string {
+		list := exec.Command("go", "list", "-tags", tags, "-f", "{{.GoFiles}}", goAppModule+"/pkg/app")
+		list.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+		out, err := list.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
+		}
+		return strings.Fields(strings.Trim(strings.TrimSpace(string(out)), "[]"))
+	}
+	shipped, withStates := files(tags), files("goappomitserver,goappomitcrypto")
+	if slices.Contains(shipped, "state.go") || !slices.Contains(shipped, "state_omit.go") {
+		t.Errorf("go-app built with -tags %s keeps its state manager: %v", tags, shipped)
+	}
+	if !slices.Contains(withStates, "state.go") {
+		t.Errorf("without goappomitstate go-app has no state.go: the tag is no longer what leaves it out: %v", withStates)
+	}
+
+	dir, _ := p.moduleCopy(t, goAppModule)
+	run := exec.Command("go", "test", "-count=1", "-v", "-tags", "goappomitstate",
+		"-run", "^TestStatesOmitted$", "./pkg/app")
+	run.Dir = dir
+	run.Env = withGoFlags("-mod=mod")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go-app patched, with goappomitstate: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestStatesOmitted ") {
+		t.Fatalf("TestStatesOmitted did not run:\n%s", out)
+	}
+}
+
 // makefileWasmTags returns the Makefile's WASM_TAGS: the tags app.wasm is
 // built with.
 func makefileWasmTags(t *testing.T) string {
