@@ -187,6 +187,49 @@ func TestGoAppOmitState(t *testing.T) {
 	}
 }
 
+// TestGoAppElementsShareTheirFields checks the size part of
+// wasm/goapp-wasm.patch on a small client (testdata/goappelems) built as
+// the Makefile builds app.wasm: the node manager reaches an element's
+// fields through its one elem method, so no element type keeps its own
+// setBody, setJSElement, body, attrs and the like (each type's copies
+// of them were kept because they were called through the HTML
+// interface), and the builders (Class, ID, OnClick) call setAttr and
+// setEventHandler rather than each inlining them.
+func TestGoAppElementsShareTheirFields(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	build := exec.Command("go", "build", "-tags", makefileWasmTags(t), "-trimpath",
+		"-ldflags=-dumpdep", "-o", filepath.Join(t.TempDir(), "elems.wasm"), "./testdata/goappelems")
+	build.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+	out, err := build.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build ./testdata/goappelems: %v\n%s", err, out)
+	}
+	const app = "github.com/maxence-charriere/go-app/v10/pkg/app."
+	reached := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if from, to, ok := strings.Cut(line, " -> "); ok {
+			reached[from], reached[to] = true, true
+		}
+	}
+	if !reached[app+"(*htmlElement).elem"] {
+		t.Fatalf("the client does not link (*htmlElement).elem: the dependency graph is not what this test reads")
+	}
+	for _, elem := range []string{"htmlDiv", "htmlSpan", "htmlP"} {
+		for _, method := range []string{"setBody", "setJSElement", "setAttrs", "setEvents", "setDepth", "body", "attrs", "events", "Tag", "XMLNamespace", "SelfClosing"} {
+			if name := app + "(*" + elem + ")." + method; reached[name] {
+				t.Errorf("the client links %s", name)
+			}
+		}
+	}
+	// -dumpdep names each symbol the linker keeps once, not every call:
+	// setAttr and setEventHandler are kept only if some builder calls them.
+	for _, name := range []string{"(*htmlElement).setAttr", "(*htmlElement).setEventHandler"} {
+		if !reached[app+name] {
+			t.Errorf("the client does not link %s%s: inlined into the builders?", app, name)
+		}
+	}
+}
+
 // makefileWasmTags returns the Makefile's WASM_TAGS: the tags app.wasm is
 // built with.
 func makefileWasmTags(t *testing.T) string {
