@@ -141,6 +141,95 @@ func TestGoAppOmitCrypto(t *testing.T) {
 	}
 }
 
+// TestGoAppOmitState checks the goappomitstate tag of
+// wasm/goapp-wasm.patch with the Makefile's WASM_TAGS: the browser main
+// is built without go-app's state manager (state.go), which keeps its
+// JSON storage, broadcasts, encryption and device id in the binary, and a
+// build without the tag has it. Stepwise calling ctx.SetState and the
+// like again would not compile with the tag. In the patched copy, under
+// the tag, Context has no state methods and the engine leaves the local
+// storage alone (the patch's state_omit_test.go); without it go-app's own
+// tests of states pass (TestGoAppPatch).
+func TestGoAppOmitState(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	tags := makefileWasmTags(t)
+	if !slices.Contains(strings.Split(tags, ","), "goappomitstate") {
+		t.Fatalf("the Makefile's WASM_TAGS (%s) leave out goappomitstate", tags)
+	}
+	files := func(tags string) []string {
+		list := exec.Command("go", "list", "-tags", tags, "-f", "{{.GoFiles}}", goAppModule+"/pkg/app")
+		list.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+		out, err := list.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
+		}
+		return strings.Fields(strings.Trim(strings.TrimSpace(string(out)), "[]"))
+	}
+	shipped, withStates := files(tags), files("goappomitserver,goappomitcrypto")
+	if slices.Contains(shipped, "state.go") || !slices.Contains(shipped, "state_omit.go") {
+		t.Errorf("go-app built with -tags %s keeps its state manager: %v", tags, shipped)
+	}
+	if !slices.Contains(withStates, "state.go") {
+		t.Errorf("without goappomitstate go-app has no state.go: the tag is no longer what leaves it out: %v", withStates)
+	}
+
+	dir, _ := p.moduleCopy(t, goAppModule)
+	run := exec.Command("go", "test", "-count=1", "-v", "-tags", "goappomitstate",
+		"-run", "^TestStatesOmitted$", "./pkg/app")
+	run.Dir = dir
+	run.Env = withGoFlags("-mod=mod")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go-app patched, with goappomitstate: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestStatesOmitted ") {
+		t.Fatalf("TestStatesOmitted did not run:\n%s", out)
+	}
+}
+
+// TestGoAppElementsShareTheirFields checks the size part of
+// wasm/goapp-wasm.patch on a small client (testdata/goappelems) built as
+// the Makefile builds app.wasm: the node manager reaches an element's
+// fields through its one elem method, so no element type keeps its own
+// setBody, setJSElement, body, attrs and the like (each type's copies
+// of them were kept because they were called through the HTML
+// interface), and the builders (Class, ID, OnClick) call setAttr and
+// setEventHandler rather than each inlining them.
+func TestGoAppElementsShareTheirFields(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	build := exec.Command("go", "build", "-tags", makefileWasmTags(t), "-trimpath",
+		"-ldflags=-dumpdep", "-o", filepath.Join(t.TempDir(), "elems.wasm"), "./testdata/goappelems")
+	build.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+	out, err := build.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build ./testdata/goappelems: %v\n%s", err, out)
+	}
+	const app = "github.com/maxence-charriere/go-app/v10/pkg/app."
+	reached := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if from, to, ok := strings.Cut(line, " -> "); ok {
+			reached[from], reached[to] = true, true
+		}
+	}
+	if !reached[app+"(*htmlElement).elem"] {
+		t.Fatalf("the client does not link (*htmlElement).elem: the dependency graph is not what this test reads")
+	}
+	for _, elem := range []string{"htmlDiv", "htmlSpan", "htmlP"} {
+		for _, method := range []string{"setBody", "setJSElement", "setAttrs", "setEvents", "setDepth", "body", "attrs", "events", "Tag", "XMLNamespace", "SelfClosing"} {
+			if name := app + "(*" + elem + ")." + method; reached[name] {
+				t.Errorf("the client links %s", name)
+			}
+		}
+	}
+	// -dumpdep names each symbol the linker keeps once, not every call:
+	// setAttr and setEventHandler are kept only if some builder calls them.
+	for _, name := range []string{"(*htmlElement).setAttr", "(*htmlElement).setEventHandler"} {
+		if !reached[app+name] {
+			t.Errorf("the client does not link %s%s: inlined into the builders?", app, name)
+		}
+	}
+}
+
 // makefileWasmTags returns the Makefile's WASM_TAGS: the tags app.wasm is
 // built with.
 func makefileWasmTags(t *testing.T) string {
