@@ -53,10 +53,11 @@ web/mermaid/mermaid.min.js: tools/mermaid/package-lock.json
 	else echo "Mermaid not installed (no npm, or the registry did not answer): diagrams show as their source"; fi
 
 # Client-only main, stripped: the server's code stays out of the wasm, and
-# so do go-app's server side, encryption and states (WASM_TAGS: net/http,
-# crypto/tls, crypto/rand, crypto/aes and go-app's state manager stay out
-# of the wasm; wasm/goapp-wasm.patch).
-WASM_TAGS  := goappomitserver,goappomitcrypto,goappomitstate
+# so do go-app's server side, encryption, states and routes by regular
+# expression (WASM_TAGS: net/http, crypto/tls, crypto/rand, crypto/aes,
+# go-app's state manager and regexp stay out of the wasm;
+# wasm/goapp-wasm.patch).
+WASM_TAGS  := goappomitserver,goappomitcrypto,goappomitstate,goappomitregexp
 # Packages app.wasm runs off a stream's path (start-up, errors, dates,
 # URLs, JSON by reflection, compiling regular expressions) are compiled
 # without inlining: their code compresses better, and nothing a stream or
