@@ -53,17 +53,18 @@ web/mermaid/mermaid.min.js: tools/mermaid/package-lock.json
 	else echo "Mermaid not installed (no npm, or the registry did not answer): diagrams show as their source"; fi
 
 # Client-only main, stripped: the server's code stays out of the wasm, and
-# so do go-app's server side, encryption and states (WASM_TAGS: net/http,
-# crypto/tls, crypto/rand, crypto/aes and go-app's state manager stay out
-# of the wasm; wasm/goapp-wasm.patch).
-WASM_TAGS  := goappomitserver,goappomitcrypto,goappomitstate
+# so do go-app's server side, encryption, states and routes by regular
+# expression, and goldmark's API taking regular expressions (WASM_TAGS:
+# net/http, crypto/tls, crypto/rand, crypto/aes, go-app's state manager
+# and package regexp stay out of the wasm; wasm/goapp-wasm.patch,
+# wasm/goldmark-wasm.patch).
+WASM_TAGS  := goappomitserver,goappomitcrypto,goappomitstate,goappomitregexp,goldmarkomitregexp
 # Packages app.wasm runs off a stream's path (start-up, errors, dates,
-# URLs, JSON by reflection, compiling regular expressions) are compiled
-# without inlining: their code compresses better, and nothing a stream or
-# a render runs waits on them (docs/performance.md, "Size";
+# URLs, JSON by reflection) are compiled without inlining: their code
+# compresses better, and nothing a stream or a render runs waits on them (docs/performance.md, "Size";
 # wasm/size_test.go keeps the list to packages of the wasm, none of them
 # hot).
-WASM_NOINLINE := regexp/syntax regexp time fmt net/url net/netip \
+WASM_NOINLINE := time fmt net/url net/netip \
 	encoding/base64 encoding/hex html internal/fmtsort os \
 	syscall internal/poll io/fs internal/bisect internal/godebug errors \
 	context sort runtime/debug path/filepath unique weak \

@@ -12,23 +12,30 @@ import (
 )
 
 // goldmark v1.8.7's own linkify patterns (extension/linkify.go), which
-// markdownParser replaces.
+// markdownParser's matchers follow without the bound, and the patterns
+// the app used before its matchers (the oracles).
 const (
-	goldmarkURL = `^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
-	goldmarkWWW = `^www\.[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
+	goldmarkURL       = `^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
+	goldmarkWWW       = `^www\.[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
+	linkifyURLPattern = `^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]+\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
+	linkifyWWWPattern = `^www\.[-a-zA-Z0-9@:%._\+~#=]+\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
 )
 
-// TestLinkifyPatterns: the app's autolink patterns are goldmark's without
-// the bound, find the same links in any line shorter than it, and link a
-// longer address whole.
-func TestLinkifyPatterns(t *testing.T) {
+// TestLinkifyMatchers: the app's autolink matchers find what goldmark's
+// patterns without the bound find, the same links as goldmark's in any
+// line shorter than it, and link a longer address whole.
+func TestLinkifyMatchers(t *testing.T) {
 	unbound := func(s string) string { return strings.Replace(s, "]{1,256}\\.", "]+\\.", 1) }
-	require.Equal(t, unbound(goldmarkURL), linkifyURL)
-	require.Equal(t, unbound(goldmarkWWW), linkifyWWW)
+	require.Equal(t, unbound(goldmarkURL), linkifyURLPattern)
+	require.Equal(t, unbound(goldmarkWWW), linkifyWWWPattern)
 
-	pairs := [][2]*regexp.Regexp{
-		{regexp.MustCompile(goldmarkURL), regexp.MustCompile(linkifyURL)},
-		{regexp.MustCompile(goldmarkWWW), regexp.MustCompile(linkifyWWW)},
+	type pair struct {
+		goldmark, pattern *regexp.Regexp
+		matcher           func([]byte) int
+	}
+	pairs := []pair{
+		{regexp.MustCompile(goldmarkURL), regexp.MustCompile(linkifyURLPattern), linkifyURL},
+		{regexp.MustCompile(goldmarkWWW), regexp.MustCompile(linkifyWWWPattern), linkifyWWW},
 	}
 	lines := []string{
 		"https://go.dev", "https://go.dev/doc/effective_go#names.", "http://a.b", "ftp://files.example.org:21/x",
@@ -46,14 +53,23 @@ func TestLinkifyPatterns(t *testing.T) {
 		}
 		lines = append(lines, b.String())
 	}
+	lines = append(lines, "https://"+strings.Repeat("a", 300)+".b", "www."+strings.Repeat("a.", 200)+"b/c")
 	for _, line := range lines {
 		for _, p := range pairs {
-			assert.Equal(t, p[0].FindSubmatchIndex([]byte(line)), p[1].FindSubmatchIndex([]byte(line)), "%q", line)
+			want, got := p.pattern.FindSubmatchIndex([]byte(line)), p.matcher([]byte(line))
+			if want == nil {
+				assert.Equal(t, -1, got, "%q", line)
+			} else {
+				assert.Equal(t, want[1], got, "%q", line)
+			}
+			if len(line) < 256 {
+				assert.Equal(t, p.goldmark.FindSubmatchIndex([]byte(line)), want, "%q", line)
+			}
 		}
 	}
 
 	long := "https://" + strings.Repeat("a", 300) + ".example/path"
-	assert.Equal(t, []int{0, len(long)}, regexp.MustCompile(linkifyURL).FindIndex([]byte(long)))
+	assert.Equal(t, len(long), linkifyURL([]byte(long)))
 	assert.Nil(t, regexp.MustCompile(goldmarkURL).FindIndex([]byte(long)), "goldmark's bound: no link")
 	html := app.HTMLString(app.Div().Body(Markdown("See " + long + " now")...))
 	assert.Contains(t, html, `href="`+long+`"`)

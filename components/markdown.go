@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"html"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,41 +26,33 @@ import (
 // It is made on first use, not as the app starts: a new conversation shows
 // no Markdown, and starting is what a person waits for.
 var markdownParser = sync.OnceValue(func() parser.Parser {
-	linkify := extension.NewLinkify(
-		extension.WithLinkifyURLRegexp(regexp.MustCompile(linkifyURL)),
-		extension.WithLinkifyWWWRegexp(regexp.MustCompile(linkifyWWW)))
+	linkify := extension.NewLinkify(extension.WithLinkifyURLMatcher(linkifyURL), extension.WithLinkifyWWWMatcher(linkifyWWW))
 	return goldmark.New(goldmark.WithExtensions(linkify, extension.Table, extension.Strikethrough, extension.TaskList),
 		goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
 })
 
 // GFM's autolinks, as goldmark finds them (extension.GFM's linkify) but
-// without its bound of 256 characters before a domain's last dot. GFM
-// sets none, and the bound makes each pattern many times larger to
-// compile, in the browser in code V8 has not optimised yet, as the parser
-// is made. For any line shorter than the bound the two match alike
-// (TestLinkifyPatterns); a longer address is linked whole.
-const (
-	linkifyURL = `^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]+\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
-	linkifyWWW = `^www\.[-a-zA-Z0-9@:%._\+~#=]+\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`
-)
+// without its bound of 256 characters before a domain's last dot, which
+// GFM does not set: for any line shorter than the bound the two find the
+// same links (TestLinkifyMatchers); a longer address is linked whole.
+// Matched by hand (wasm/goldmark-wasm.patch), not by regular expressions:
+// the browser build links no package regexp.
+func linkifyURL(line []byte) int { return extension.LinkifyURLLength(line, -1) }
+
+func linkifyWWW(line []byte) int { return extension.LinkifyWWWLength(line, -1) }
 
 // MarkdownWarmUp is what the first answer's Markdown would otherwise wait
 // for, done ahead in steps, each meant for a browser task of its own (the
 // app runs one per idle moment after it starts; a replay runs them all
 // before its stream). Each is code run for the first time, which the
 // browser compiles as it runs it, so each step is kept short:
-//  1. a small pattern like GFM's link patterns, so that the regexp
-//     package's code is compiled on something quick;
-//  2. the parser (GFM's link patterns are compiled then);
-//  3. a first parse of a short text (the parser's own code).
+//  1. the parser;
+//  2. a first parse of a short text (the parser's own code).
 //
 // With fewer, larger steps the browser often runs two back to back in one
 // long frame, which a person typing then waits for (docs/performance.md).
 func MarkdownWarmUp() []func() {
 	return []func(){
-		func() {
-			regexp.MustCompile(`^(?:https?|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,8}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9]*)?`)
-		},
 		func() { markdownParser() },
 		func() { markdownParser().Parse(text.NewReader([]byte("- a *b* `c` [d](https://e.example)"))) },
 	}

@@ -1,7 +1,6 @@
 package components
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -215,8 +214,34 @@ func SourceCount(groups []state.SourceGroup) int {
 }
 
 // relativeAge reads a search result's English page_age ("2 days ago", "an
-// hour ago").
-var relativeAge = regexp.MustCompile(`^(\d+|an?|one) (minute|hour|day|week|month|year)s? ago$`)
+// hour ago"): its count ("2", "a", "an", "one") and unit ("day"), as
+// ^(\d+|an?|one) (minute|hour|day|week|month|year)s? ago$ finds them,
+// written out so that the browser build links no regular expressions.
+func relativeAge(age string) (count, unit string, ok bool) {
+	count, rest, _ := strings.Cut(age, " ")
+	if count != "a" && count != "an" && count != "one" && !asciiDigits(count) {
+		return "", "", false
+	}
+	unit, rest, _ = strings.Cut(rest, " ")
+	if rest != "ago" {
+		return "", "", false
+	}
+	unit = strings.TrimSuffix(unit, "s")
+	if _, known := ageKeys[unit]; !known {
+		return "", "", false
+	}
+	return count, unit, true
+}
+
+// asciiDigits tells whether s is one or more ASCII digits.
+func asciiDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // ageKeys are the words of a relative page age, by unit.
 var ageKeys = map[string]string{
@@ -233,12 +258,12 @@ var ageKeys = map[string]string{
 // came.
 func pageAge(age string, s Settings) string {
 	age = strings.TrimSpace(age)
-	if m := relativeAge.FindStringSubmatch(strings.ToLower(age)); m != nil {
-		n, err := strconv.Atoi(m[1])
+	if count, unit, ok := relativeAge(strings.ToLower(age)); ok {
+		n, err := strconv.Atoi(count)
 		if err != nil {
 			n = 1 // "a", "an", "one"
 		}
-		return s.N(ageKeys[m[2]], n)
+		return s.N(ageKeys[unit], n)
 	}
 	if s.Locale.Lang() == "en" {
 		return age // its dates are English already

@@ -187,6 +187,49 @@ func TestGoAppOmitState(t *testing.T) {
 	}
 }
 
+// TestGoAppOmitRegexp checks the goappomitregexp tag of
+// wasm/goapp-wasm.patch with the Makefile's WASM_TAGS: go-app built with
+// them has no RouteWithRegexp and imports no regexp (whose compiler and
+// matcher, with the Unicode tables they use, are about 260 KB of the
+// wasm's code), and without the tag it has both. Under the tag exact
+// routes still route (the patch's TestRoutesWithoutRegexp).
+func TestGoAppOmitRegexp(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	tags := makefileWasmTags(t)
+	if !slices.Contains(strings.Split(tags, ","), "goappomitregexp") {
+		t.Fatalf("the Makefile's WASM_TAGS (%s) leave out goappomitregexp", tags)
+	}
+	imports := func(tags string) []string {
+		list := exec.Command("go", "list", "-tags", tags, "-f", "{{.GoFiles}} {{.Imports}}", goAppModule+"/pkg/app")
+		list.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+		out, err := list.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
+		}
+		return strings.Fields(strings.NewReplacer("[", " ", "]", " ").Replace(string(out)))
+	}
+	shipped, withRegexp := imports(tags), imports("goappomitserver,goappomitcrypto,goappomitstate")
+	if slices.Contains(shipped, "regexp") || slices.Contains(shipped, "route_regexp.go") {
+		t.Errorf("go-app built with -tags %s imports regexp: %v", tags, shipped)
+	}
+	if !slices.Contains(withRegexp, "regexp") || !slices.Contains(withRegexp, "route_regexp.go") {
+		t.Errorf("without goappomitregexp go-app has no route_regexp.go or regexp: the tag is no longer what leaves them out: %v", withRegexp)
+	}
+
+	dir, _ := p.moduleCopy(t, goAppModule)
+	run := exec.Command("go", "test", "-count=1", "-v", "-tags", "goappomitregexp",
+		"-run", "^TestRoutesWithoutRegexp$", "./pkg/app")
+	run.Dir = dir
+	run.Env = withGoFlags("-mod=mod")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go-app patched, with goappomitregexp: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestRoutesWithoutRegexp ") {
+		t.Fatalf("TestRoutesWithoutRegexp did not run:\n%s", out)
+	}
+}
+
 // TestGoAppElementsShareTheirFields checks the size part of
 // wasm/goapp-wasm.patch on a small client (testdata/goappelems) built as
 // the Makefile builds app.wasm: the node manager reaches an element's

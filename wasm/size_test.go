@@ -62,6 +62,72 @@ func TestNoInlineListIsColdWasmPackages(t *testing.T) {
 	}
 }
 
+// TestAppWasmLinksNoRegexp checks that app.wasm, built as the Makefile
+// builds it, links no regular expressions: package regexp's compiler and
+// matcher and the Unicode tables they keep were about 330 KB of its
+// code. No package of the build imports regexp (go list -deps), and the
+// linker reaches no function of regexp or regexp/syntax (its dependency
+// graph, -dumpdep). Stepwise's own matchers are written out (tests keep
+// the expressions as oracles); go-app's RouteWithRegexp and goldmark's
+// API taking expressions are left out by the goappomitregexp and
+// goldmarkomitregexp tags (wasm/goapp-wasm.patch,
+// wasm/goldmark-wasm.patch), whose parsers match by hand.
+func TestAppWasmLinksNoRegexp(t *testing.T) {
+	tags := makefileWasmTags(t)
+	list := exec.Command("go", "list", "-deps", "-tags", tags, ".")
+	list.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := list.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/yuin/goldmark/parser") {
+		t.Fatalf("go list -deps finds no goldmark parser in app.wasm's packages: not what this test reads:\n%s", out)
+	}
+	for _, pkg := range []string{"regexp", "regexp/syntax"} {
+		if slices.Contains(deps, pkg) {
+			t.Errorf("app.wasm's packages include %s: go list -deps -f '{{.ImportPath}} {{.Imports}}' shows who imports it", pkg)
+		}
+	}
+
+	args := []string{"build", "-tags", tags, "-trimpath"}
+	for _, pkg := range makefileList(t, "WASM_NOINLINE") {
+		args = append(args, "-gcflags="+pkg+"=-l")
+	}
+	args = append(args, "-ldflags=-dumpdep", "-o", filepath.Join(t.TempDir(), "app.wasm"), ".")
+	build := exec.Command("go", args...)
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err = build.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%.2000s", err, out)
+	}
+	edges := 0
+	linked := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		from, to, ok := strings.Cut(line, " -> ")
+		if !ok {
+			continue
+		}
+		edges++
+		for _, sym := range []string{from, to} {
+			if strings.HasPrefix(sym, "regexp.") || strings.HasPrefix(sym, "regexp/syntax.") {
+				linked[sym] = true
+			}
+		}
+	}
+	if edges < 1000 {
+		t.Fatalf("the linker's dependency graph has %d edges: not what this test reads:\n%.2000s", edges, out)
+	}
+	if len(linked) > 0 {
+		names := make([]string, 0, len(linked))
+		for sym := range linked {
+			names = append(names, sym)
+		}
+		slices.Sort(names)
+		t.Errorf("app.wasm links %d functions of regexp: %.20v", len(names), names)
+	}
+}
+
 // makefileList returns the words of a Makefile variable set with :=,
 // continued over lines ending in a backslash.
 func makefileList(t *testing.T, name string) []string {

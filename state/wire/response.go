@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -87,11 +85,60 @@ func isToken(s string) bool {
 	return true
 }
 
-// Compiled on first use, not at start-up: only a backend's error page
-// needs them, and compiling them at start-up runs in wasm V8 has not
-// optimised yet.
-var titleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
-var tagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
+// htmlTitle is the text of a page's first <title> element, as the
+// expression (?is)<title[^>]*>(.*?)</title> finds it, written out so that
+// the browser build links no regular expressions (docs/performance.md).
+func htmlTitle(page []byte) ([]byte, bool) {
+	lower := asciiLower(page)
+	open := bytes.Index(lower, []byte("<title"))
+	if open < 0 {
+		return nil, false
+	}
+	gt := bytes.IndexByte(lower[open:], '>')
+	if gt < 0 {
+		return nil, false
+	}
+	start := open + gt + 1
+	end := bytes.Index(lower[start:], []byte("</title>"))
+	if end < 0 {
+		return nil, false
+	}
+	return page[start : start+end], true
+}
+
+// asciiLower is b with ASCII letters lowered, byte for byte: offsets in it
+// are offsets in b.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// withoutTags is s with each tag (a '<' to the next '>') replaced by a
+// space, as (?s)<[^>]*> replaced by " ".
+func withoutTags(s string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(s, '<')
+		if open < 0 {
+			break
+		}
+		gt := strings.IndexByte(s[open:], '>')
+		if gt < 0 {
+			break
+		}
+		b.WriteString(s[:open])
+		b.WriteByte(' ')
+		s = s[open+gt+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
 
 // readableBody makes what a backend sent readable in one line: a JSON
 // error's message, an HTML page's title (else its text), plain text's
@@ -120,12 +167,12 @@ func readableBody(mediaType string, body []byte) string {
 		}
 	}
 	if strings.Contains(mediaType, "html") || t[0] == '<' {
-		if m := titleRE().FindSubmatch(t); m != nil {
-			if title := oneLine(html.UnescapeString(string(m[1]))); title != "" {
+		if m, ok := htmlTitle(t); ok {
+			if title := oneLine(html.UnescapeString(string(m))); title != "" {
 				return title
 			}
 		}
-		return oneLine(html.UnescapeString(tagRE().ReplaceAllString(string(t), " ")))
+		return oneLine(html.UnescapeString(withoutTags(string(t))))
 	}
 	line, _, _ := strings.Cut(string(t), "\n")
 	return oneLine(line)
