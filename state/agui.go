@@ -563,7 +563,7 @@ func (s *Store) aguiToolResult(st *aguiState, ev *wire.AGUIEvent) {
 		// A result for a call never shown: a step where it arrived.
 		s.openGroup("")
 	}
-	s.toolResult(ev.ToolCallID, "", status, text, nil, "")
+	s.resultImages(s.toolResult(ev.ToolCallID, "", status, text, nil, ""), ev.Content)
 	id := ev.MessageID
 	if id == "" {
 		id = "result-" + ev.ToolCallID // Apply stays deterministic

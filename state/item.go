@@ -22,6 +22,9 @@ const (
 	KindError    Kind = "error"
 	KindStopped  Kind = "stopped"
 	KindUnknown  Kind = "unknown"
+	// KindImage is a picture the agent shows in its answer (an image
+	// block): Item.Image.
+	KindImage Kind = "image"
 )
 
 // ToolStatus is a tool item's status (PROTOCOL.md section 3, "Tool item status").
@@ -67,6 +70,15 @@ type Item struct {
 	// Usage is set on the last top-level item of a turn that has ended and
 	// reported token counts: the turn's total, shown quietly after it.
 	Usage *Usage
+
+	// Attachments are a user message's files (KindUser).
+	Attachments []Attachment
+	// Message is set, when the backend gives its messages ids, on a user
+	// item and on the last top-level item of an answer whose turn ended:
+	// what the message's actions need (branches.go).
+	Message *MessageRef
+	// Image is an image item's picture (KindImage).
+	Image *Image
 
 	Tool     *Tool
 	Group    *Group
@@ -122,6 +134,9 @@ type Tool struct {
 	// Denied: the user refused to run it (AI SDK tool-output-denied); the
 	// UI says so in its own words.
 	Denied bool
+	// Images are the pictures the result carries (an Anthropic image
+	// block, an AG-UI image part or binary content), shown with it.
+	Images []Image
 	// Encrypted: the result is encrypted for the model only (an advisor's
 	// redacted result, an encrypted code execution result); Result holds an
 	// English sentence, the UI says so in its own words.
