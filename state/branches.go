@@ -172,6 +172,15 @@ func (s *Store) settleForBranch() {
 // refreshRef computes a message's place among its versions and shows its
 // ref on its marker item.
 func (s *Store) refreshRef(n *msgNode) {
+	ref := refOf(n)
+	if m := n.marker; m != nil && n.pos >= 0 && !sameRef(m.Message, &ref) {
+		m.Message = &ref
+		s.touch(m)
+	}
+}
+
+// refOf is a message's ref with its place among its versions.
+func refOf(n *msgNode) MessageRef {
 	ref := n.ref
 	ids := siblingIDs(n.parent)
 	ref.Count, ref.Index = max(len(ids), 1), 1
@@ -181,10 +190,7 @@ func (s *Store) refreshRef(n *msgNode) {
 	if ref.Count > 1 {
 		ref.Siblings = ids
 	}
-	if m := n.marker; m != nil && n.pos >= 0 && !sameRef(m.Message, &ref) {
-		m.Message = &ref
-		s.touch(m)
-	}
+	return ref
 }
 
 // siblingIDs are the ids of a message's children: those a history named,
@@ -310,10 +316,7 @@ func (s *Store) Message(id string) (ref MessageRef, text string, files []Attachm
 		return MessageRef{}, "", nil, false
 	}
 	n := s.tree.byID[id]
-	ref = n.ref
-	if m := n.marker; m != nil && m.Message != nil {
-		ref = *m.Message
-	}
+	ref = refOf(n)
 	if n.ref.Role == "user" && n.marker != nil {
 		text, files = n.marker.Text, n.marker.Attachments
 	}

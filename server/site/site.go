@@ -258,7 +258,7 @@ func pageEnv(cfg Config) map[string]string {
 		d := client.DefaultConfig()
 		for k, path := range map[string]string{
 			client.EnvHistoryPath: d.HistoryPath, client.EnvWSPath: d.WSPath, client.EnvEventsPath: d.EventsPath,
-			client.EnvCommandsPath: d.CommandsPath, client.EnvSessionsPath: d.SessionsPath,
+			client.EnvCommandsPath: d.CommandsPath, client.EnvSessionsPath: d.SessionsPath, client.EnvFilesPath: d.FilesPath,
 			client.EnvAgentPath: d.AgentPath, client.EnvChatPath: d.ChatPath,
 		} {
 			env[k] = cfg.BasePath + path
