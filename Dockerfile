@@ -10,10 +10,10 @@
 ARG GO_VERSION=1.26.8
 
 FROM golang:${GO_VERSION}-bookworm AS build
-# make build applies the wasm patches with patch and pre-compresses
-# app.wasm with brotli (and gzip, which the image has).
+# make build applies the patches with its own Go tool (tools/patchmod)
+# and pre-compresses app.wasm with brotli (and gzip, which the image has).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends patch brotli \
+ && apt-get install -y --no-install-recommends brotli \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY go.mod go.sum ./

@@ -2,6 +2,8 @@ module stepwise
 
 go 1.26
 
+toolchain go1.26.8
+
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1

@@ -61,6 +61,9 @@ type SavedConversation struct {
 	Updated  int64                   `json:"updated"` // Unix milliseconds
 	AGUI     *state.AGUIConversation `json:"agui,omitempty"`
 	UI       *state.UIConversation   `json:"ui,omitempty"`
+	// Trimmed counts the oldest messages left out because the browser's
+	// storage was full (agent_saving.go); 0 when all is kept.
+	Trimmed int `json:"trimmed,omitempty"`
 }
 
 // maxTitle bounds a conversation's title (its first user message).

@@ -52,6 +52,17 @@ type agentRuntime struct {
 	storageOff bool // the browser refused to keep conversations
 	saveQueued bool
 	paint      renderBudget // how often a streaming run is drawn
+	// leftOut is how many of the oldest turns the last save left out
+	// (the storage is full); trimmed, the messages a save left out
+	// before this page restored the conversation. fullSaid: the page
+	// said so.
+	leftOut  int
+	trimmed  int
+	fullSaid bool
+	// saving: a save is under way; saveAgain: the conversation changed
+	// meanwhile. One save at a time, so that an older one never lands
+	// after a newer one.
+	saving, saveAgain bool
 }
 
 // saveDelay batches the saves of a streaming run.
@@ -83,6 +94,10 @@ func startAgent(ctx app.Context, c *Controller) {
 				return
 			}
 			resume := restoreConversation(c.cfg, c.sess.Store, rec)
+			if rec.Trimmed > 0 {
+				c.agent.trimmed = rec.Trimmed
+				c.notice = c.settings.T("storage.trimmed")
+			}
 			c.afterApply(state.Changes{Status: true, Pending: true})
 			c.noteHistory(ctx) // listed in the sidebar, as a backend's history would be
 			c.scrollToEnd(ctx)
@@ -127,6 +142,7 @@ func (c *Controller) agentAnswer(ctx app.Context, key string, a state.CardAnswer
 		return
 	}
 	c.afterApply(state.Changes{Pending: true, Status: true})
+	c.formDone(key)
 	if ready && !c.agentBusy(ctx) {
 		c.agentStart(ctx, agentRunRequest(c.cfg, c.sess.Store, ""))
 	}
@@ -293,20 +309,52 @@ func (c *Controller) scheduleSave(ctx app.Context) {
 	})
 }
 
-// saveNow saves the conversation; a browser that refuses says so once, and
-// the conversation stays in memory.
+// saveNow saves the conversation. When the storage is full the newest
+// turns that fit are saved and the page says so once; a browser that
+// refuses says so once, and the conversation stays in memory. What is
+// shown never changes.
 func (c *Controller) saveNow(ctx app.Context) {
 	convs := c.agent.convs
 	if convs == nil {
 		return
 	}
+	if c.agent.saving {
+		c.agent.saveAgain = true
+		return
+	}
+	c.agent.saving = true
 	rec := saveConversation(c.cfg, c.sess.Store, c.cfg.SessionID, time.Now())
+	rec.Trimmed = c.agent.trimmed
+	from := c.agent.leftOut
 	go func() {
-		if err := convs.Put(rec); err != nil {
-			ctx.Dispatch(func(ctx app.Context) {
-				c.agent.convs, c.agent.storageOff = nil, true
-				c.notice = c.settings.T("storage.refused")
-			})
-		}
+		leftOut, err := saveNewestTurns(convs.Put, rec, from)
+		ctx.Dispatch(func(ctx app.Context) {
+			c.agent.saving = false
+			c.savedConversation(convs, leftOut, err)
+			if c.agent.saveAgain {
+				c.agent.saveAgain = false
+				c.saveNow(ctx)
+			}
+		})
 	}()
+}
+
+// savedConversation takes a save's outcome.
+func (c *Controller) savedConversation(convs conversationStore, leftOut int, err error) {
+	if c.agent.convs != convs {
+		return // saving stopped meanwhile
+	}
+	switch {
+	case err == nil:
+		c.agent.leftOut = max(c.agent.leftOut, leftOut)
+		if leftOut > 0 && !c.agent.fullSaid {
+			c.agent.fullSaid = true
+			c.notice = c.settings.T("storage.full")
+		}
+	default:
+		// Not even the newest turn fits, or the browser refuses: what
+		// was saved stays, and nothing more is.
+		c.agent.convs, c.agent.storageOff = nil, true
+		c.notice = c.settings.T("storage.refused")
+	}
 }

@@ -34,9 +34,14 @@ func (a *announcer) observe(s *state.Store, t func(key string, args ...any) stri
 	if p := s.Pending(); p != nil {
 		if key := approvalKey(p); key != a.pending {
 			a.pending = key
-			if p.Question != nil {
+			// Each names the shortcut to the card: a card never takes
+			// the focus from what the user is doing (components/cards.go).
+			switch {
+			case p.Question != nil:
 				a.say(t("announce.question"))
-			} else {
+			case p.Form != nil:
+				a.say(t("announce.form"))
+			default:
 				a.say(t("announce.approval"))
 			}
 			return

@@ -51,7 +51,7 @@ func TestAnnouncerSaysAQuestionWaits(t *testing.T) {
 	q := `{"type":"content_block_start","index":1,"content_block":{"type":"approval_request","approval_key":"k","action_requests":[{"name":"ask_user_question","args":{"questions":[{"question":"Q?","multiSelect":false,"options":[{"label":"A"}]}]}}]}}`
 	ap := `{"type":"content_block_start","index":2,"content_block":{"type":"approval_request","approval_key":"ap","action_requests":[{"name":"place_order","args":{}}],"review_configs":[{"action_name":"place_order","allowed_decisions":["approve","reject"]}]}}`
 	got := said(t, evStart, evText, q, ap)
-	assert.Equal(t, []string{"The assistant is working.", "The assistant asks you a question.", "The assistant waits for your approval."}, got)
+	assert.Equal(t, []string{"The assistant is working.", "The assistant asks you a question. Alt+Shift+A goes to it.", "The assistant waits for your approval. Alt+Shift+A goes to it."}, got)
 }
 
 func TestAnnouncerSaysAFailure(t *testing.T) {

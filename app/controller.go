@@ -21,12 +21,9 @@ import (
 // Everything it holds, the store first, is changed only in go-app's engine
 // work: event and action handlers, and the functions the transports, the
 // replay driver and the embedding page hand over with ctx.Dispatch. Those
-// run one at a time, in the order asked, never during a render; but not
-// always on one goroutine: in the wasm, go-app's patch runs a dispatch
-// asked while the engine idles at once, in the goroutine that asked, under
-// the engine's lock (docs/architecture.md, "Ownership and concurrency").
-// So nothing here relies on which goroutine it runs on, and nothing run
-// in a dispatch blocks. (JavaScript callbacks that only read the store,
+// run on go-app's engine goroutine, one at a time, in the order asked,
+// never during a render (docs/architecture.md, "Ownership and
+// concurrency"), and nothing run in a dispatch blocks. (JavaScript callbacks that only read the store,
 // window.stepwise.view() and the replay's result, run while every
 // goroutine is parked: Go in the browser is single-threaded and calls back
 // into Go only when all its goroutines wait.)
@@ -53,6 +50,8 @@ type Controller struct {
 	announce announcer          // the polite status region's words
 	copied   string             // the copy button showing "Copied" (copy.go)
 	conv     conversationsModel // the sidebar (conversations_ctl.go)
+	shown    lastShownModel     // what the conversation last showed (lastshown_ctl.go)
+	drafts   draftsModel        // what is typed and not sent (drafts.go)
 	freeze   freezer            // settled chunks shown as copies (freeze.go)
 	draw     drawer             // chunks not drawn yet (draw.go)
 	// following: a check that the reader follows the newest content is
@@ -113,6 +112,8 @@ func (c *Controller) OnMount(ctx app.Context) {
 	// are the fonts (fonts.go).
 	whenIdleInTurn(components.MarkdownWarmUp())
 	warmFonts()
+	components.ListenCardShortcut()
+	components.ListenSourcesHistory(ctx)
 	c.freeze.init(ctx, newChunkDOM(ctx, c))
 	ctx.Handle(components.ActionSendMessage, c.onSend)
 	ctx.Handle(components.ActionStop, c.onStop)
@@ -129,6 +130,8 @@ func (c *Controller) OnMount(ctx app.Context) {
 	if c.cfg.Replay == "" {
 		c.mountConversations(ctx)
 	}
+	c.mountLastShown()
+	c.mountDrafts(ctx, tabStorage())
 
 	// What was typed into the prerendered page goes out once the source of
 	// events has started (a transport holds it until it is connected).
@@ -191,6 +194,7 @@ func (c *Controller) applyFrame(ctx app.Context, frames ...[]byte) {
 	before := chunkCount(len(c.sess.Store.Items()))
 	defer func() { c.draw.holdBack(before, chunkCount(len(c.sess.Store.Items()))) }()
 	echoed, wasRunning := false, c.sess.Store.Status() == state.StatusRunning
+	c.keepEvents(ctx, frames)
 	for _, f := range frames {
 		ch := c.sess.Apply(f)
 		c.afterApply(ch)
@@ -220,6 +224,12 @@ func hasUserMessage(items []*state.Item) bool {
 func (c *Controller) onConnState(ctx app.Context, s ConnState) {
 	prev := c.sess.State
 	c.sess.State = s
+	switch s {
+	case ConnReconnecting, ConnClosed:
+		c.offlineAtStart(ctx)
+	case ConnOpen:
+		c.connectedWithoutHistory(ctx)
+	}
 	c.connected(ctx, prev, s)
 }
 
@@ -264,6 +274,8 @@ func (c *Controller) syncForms() {
 				forms = components.Forms{}
 			}
 			forms[key] = st
+		} else {
+			c.formDone(key)
 		}
 	}
 	if p := c.sess.Store.Pending(); p != nil {
@@ -272,7 +284,7 @@ func (c *Controller) syncForms() {
 			if forms == nil {
 				forms = components.Forms{}
 			}
-			forms[key] = components.FormState{Shown: time.Now()}
+			forms[key] = components.FormState{Shown: time.Now(), Restore: c.formRestore(key)}
 		}
 	}
 	c.forms = forms
@@ -366,9 +378,14 @@ func (c *Controller) sent(cmd Command, err error) {
 		return
 	}
 	c.setForm(cmd.Key, func(f *components.FormState) { f.Sending, f.Error = true, "" })
+	c.formDone(cmd.Key)
 }
 
 func (c *Controller) onToggleSources(ctx app.Context, a app.Action) {
+	if open, ok := a.Value.(bool); ok {
+		c.sourcesOpen = open
+		return
+	}
 	c.sourcesOpen = !c.sourcesOpen
 }
 
@@ -455,6 +472,7 @@ func (c *Controller) Render() app.UI {
 		Offline:         c.offline(),
 		NoNetwork:       c.noNetwork,
 		Outgoing:        c.outbox.view(c.offline()),
+		LastShown:       c.lastShownNote(time.Now()),
 		UpdateAvailable: c.updateAvailable,
 		SourcesOpen:     c.sourcesOpen,
 		SourcesWidth:    c.sourcesWidth,

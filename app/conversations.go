@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
@@ -77,6 +78,76 @@ func (m *MemoryConversations) Delete(id string) error {
 	defer m.mu.Unlock()
 	m.list = slices.DeleteFunc(m.list, func(c Conversation) bool { return c.ID == id })
 	return nil
+}
+
+// conversationsKey is the localStorage key of the conversations list.
+const conversationsKey = "stepwise.conversations"
+
+// LocalConversations keeps the conversations list in a keyValueStore (the
+// page's localStorage), as one JSON array: a few hundred short entries,
+// read and written whole (synchronous and small, so it needs no
+// IndexedDB).
+type LocalConversations struct{ KV keyValueStore }
+
+func (l LocalConversations) List() ([]Conversation, error) {
+	v, ok, err := l.KV.Get(conversationsKey)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var list []Conversation
+	if json.Unmarshal([]byte(v), &list) != nil {
+		return nil, nil // a damaged list starts again rather than failing every page
+	}
+	valid := list[:0]
+	for _, c := range list {
+		if cleanSessionID(c.ID) != "" {
+			valid = append(valid, c)
+		}
+	}
+	return valid, nil
+}
+
+func (l LocalConversations) write(list []Conversation) error {
+	b, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	return l.KV.Set(conversationsKey, string(b))
+}
+
+func (l LocalConversations) Put(c Conversation) error {
+	list, err := l.List()
+	if err != nil {
+		return err
+	}
+	return l.write(upsertConversation(list, c))
+}
+
+// PutAll stores many conversations with one read and one write of the
+// list (the backend's list may bring a few hundred at once).
+func (l LocalConversations) PutAll(add []Conversation) error {
+	list, err := l.List()
+	if err != nil {
+		return err
+	}
+	for _, c := range add {
+		list = upsertConversation(list, c)
+	}
+	return l.write(list)
+}
+
+func (l LocalConversations) Delete(id string) error {
+	list, err := l.List()
+	if err != nil {
+		return err
+	}
+	out := list[:0]
+	for _, c := range list {
+		if c.ID != id {
+			out = append(out, c)
+		}
+	}
+	return l.write(out)
 }
 
 // MaxTitleRunes bounds a title taken from a message.

@@ -250,6 +250,7 @@ func (c *Controller) onDeleteConversation(ctx app.Context, a app.Action) {
 		}
 	}
 	c.setConversations(list)
+	c.forgetShown(ctx, id)
 	store, remote := c.conv.store, c.conv.remote
 	if store == nil {
 		return

@@ -32,6 +32,7 @@ var ConversationFonts = []string{
 	"500 15px var(--font)",        // .source-title, .activity-name
 	"550 15px var(--font)",        // .group-header
 	"600 15px var(--font)",        // buttons
+	"700 14px var(--font)",        // a table's headers
 	"700 15px var(--font)",        // strong, .md-h3
 	"700 16px var(--font)",        // the sources panel's title
 	"700 17.25px var(--font)",     // .md-h2

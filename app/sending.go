@@ -27,6 +27,7 @@ import (
 // onSend takes the composer's message.
 func (c *Controller) onSend(ctx app.Context, a app.Action) {
 	typed, _ := a.Value.(string)
+	c.draftSent() // the composer is empty now (drafts.go)
 	c.sendText(ctx, typed)
 }
 
@@ -62,6 +63,7 @@ func (c *Controller) checkMessage(text string) error {
 func (c *Controller) giveBack(text string, err error) {
 	c.notice = c.errorText(err)
 	c.draft = components.Draft{Text: text, Seq: c.draft.Seq + 1, Focus: true}
+	c.draftGivenBack(text)
 }
 
 // busy is true while what is sent now would have to wait: the agent runs,

@@ -42,16 +42,3 @@ func (h httpSessions) Unlist(id string) error {
 	}
 	return nil
 }
-
-// PutAll stores many conversations with one read and one write of the
-// list (the backend's list may bring a few hundred at once).
-func (l LocalConversations) PutAll(add []Conversation) error {
-	list, err := l.List()
-	if err != nil {
-		return err
-	}
-	for _, c := range add {
-		list = upsertConversation(list, c)
-	}
-	return l.write(list)
-}

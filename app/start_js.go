@@ -32,7 +32,10 @@ func startLive(ctx app.Context, c *Controller) {
 	ev := Events{
 		OnHistory: func(h *wire.History) {
 			loaded, changes := load(h)
-			ctx.Dispatch(func(ctx app.Context) { c.onHistory(ctx, loaded, changes) })
+			ctx.Dispatch(func(ctx app.Context) {
+				c.onHistory(ctx, loaded, changes)
+				c.keepHistory(ctx, h)
+			})
 		},
 		OnFrames: func(frames [][]byte) {
 			ctx.Dispatch(func(ctx app.Context) { c.applyFrame(ctx, frames...) })
@@ -48,7 +51,10 @@ func startLive(ctx app.Context, c *Controller) {
 			if h != nil && len(h.Messages) > 0 {
 				loaded, _ = load(h)
 			}
-			ctx.Dispatch(func(ctx app.Context) { c.onReset(ctx, h, loaded, last) })
+			ctx.Dispatch(func(ctx app.Context) {
+				c.onReset(ctx, h, loaded, last)
+				c.keepHistory(ctx, h) // nil: nothing newer is kept
+			})
 		},
 	}
 	if c.cfg.Transport == "sse" {

@@ -14,7 +14,7 @@ const (
 	ActionStop          = "stepwise.stop"    // no value
 	ActionAnswer        = "stepwise.answer"  // AnswerCommand
 	ActionDecide        = "stepwise.decide"  // DecideCommand
-	ActionToggleSources = "stepwise.sources" // no value: open or close the sources panel
+	ActionToggleSources = "stepwise.sources" // bool: open the sources panel or not; none: toggle
 	ActionSubmitForm    = "stepwise.form"    // FormCommand
 	ActionCardExpired   = "stepwise.expired" // string: the key of a card whose countdown ended
 )
@@ -60,4 +60,19 @@ const (
 type RenameCommand struct {
 	ID    string
 	Title string
+}
+
+// What is typed and not sent yet, raised as it changes so that a reload
+// keeps it (the controller keeps it per conversation, app/drafts.go).
+const (
+	ActionDraftChanged = "stepwise.draft"      // string: the composer's text
+	ActionFormDraft    = "stepwise.form.draft" // FormDraft
+)
+
+// FormDraft is a form's state as its view gives it back
+// (FormState.Restore): a question's choices, an approval's edited
+// arguments.
+type FormDraft struct {
+	Key   string
+	Value string
 }

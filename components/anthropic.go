@@ -192,14 +192,15 @@ func sourceGroupTitle(g state.SourceGroup, tr translator) string {
 
 // sourceMeta is the line under a source's title: its domain, and how old
 // the page is when the search said.
-func sourceMeta(s state.Source) string {
+func sourceMeta(s state.Source, set Settings) string {
 	if s.PageAge == "" {
 		return s.Domain
 	}
+	age := pageAge(s.PageAge, set)
 	if s.Domain == "" {
-		return s.PageAge
+		return age
 	}
-	return s.Domain + " · " + s.PageAge
+	return s.Domain + " · " + age
 }
 
 // usageLine is the quiet line at the end of a turn: "1,234 in · 510 out ·

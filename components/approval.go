@@ -77,6 +77,32 @@ func (v *ApprovalView) sync() {
 		v.edit[i] = state.IndentJSON(act.Args)
 	}
 	v.invalid = ""
+	v.restore()
+}
+
+// approvalDraft is what the card keeps for a reload: per action, the
+// decision chosen, the edited arguments and the message.
+type approvalDraft struct {
+	Chosen, Edit, Message []string
+}
+
+// restore starts from what was chosen and typed before a reload
+// (Form.Restore), when it still fits the actions.
+func (v *ApprovalView) restore() {
+	var kept approvalDraft
+	n := len(v.chosen)
+	if v.Form.Restore == "" || json.Unmarshal([]byte(v.Form.Restore), &kept) != nil ||
+		len(kept.Chosen) != n || len(kept.Edit) != n || len(kept.Message) != n {
+		return
+	}
+	v.chosen, v.edit, v.message = kept.Chosen, kept.Edit, kept.Message
+}
+
+// changed raises what is chosen and typed so far (ActionFormDraft): a
+// reload keeps it.
+func (v *ApprovalView) changed(ctx app.Context) {
+	raw, _ := json.Marshal(approvalDraft{Chosen: v.chosen, Edit: v.edit, Message: v.message})
+	ctx.NewActionWithValue(ActionFormDraft, FormDraft{Key: v.key, Value: string(raw)})
 }
 
 // sending is true while the decisions are on their way.
@@ -91,11 +117,11 @@ func (v *ApprovalView) errorText() string {
 	return v.Form.Error
 }
 
+// OnMount never focuses a decision: see cards.go.
 func (v *ApprovalView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Approval.State == state.ApprovalPending {
-		id := domID("ap", v.Item) + "-0-0"
-		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+		focusCardIfIdle(ctx, domID("approval", v.Item))
 	}
 }
 
@@ -121,10 +147,10 @@ func (v *ApprovalView) title() string {
 func (v *ApprovalView) Render() app.UI {
 	v.sync()
 	a := v.Item.Approval
-	root := app.Div().Class("item approval state-"+string(a.State)).
-		DataSet("kind", "approval").DataSet("state", string(a.State)).Attr("role", "group").
+	root := app.Div().ID(domID("approval", v.Item)).Class("item approval state-"+string(a.State)).
+		DataSet("kind", "approval").DataSet("card", true).DataSet("state", string(a.State)).Attr("role", "group").
 		Aria("labelledby", domID("aph", v.Item))
-	head := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
+	title := app.Div().ID(domID("aph", v.Item)).Class("approval-title").Text(v.title())
 	// The backend's own question (an AG-UI interrupt's message), as text.
 	text := app.If(a.Text != "", func() app.UI { return app.P().Class("approval-text").Text(a.Text) })
 	if a.State != state.ApprovalPending {
@@ -132,9 +158,10 @@ func (v *ApprovalView) Render() app.UI {
 		if k, ok := automaticStateKeys[a.State]; ok && a.Automatic {
 			key = k // the backend's policy decided, not the user
 		}
-		return root.Body(head, text, app.Div().Class("approval-status").DataSet("automatic", a.Automatic).Text(v.Settings.T(key)))
+		return root.Body(title, text, app.Div().Class("approval-status").DataSet("automatic", a.Automatic).Text(v.Settings.T(key)))
 	}
-	body := []app.UI{head, text}
+	root = root.Attr("tabindex", "-1").Aria("keyshortcuts", CardShortcut)
+	body := []app.UI{app.Div().Class("card-head").Body(title, cardKeys(v.Settings)), text}
 	for i := range a.Actions {
 		body = append(body, v.action(i))
 	}
@@ -194,6 +221,7 @@ func (v *ApprovalView) action(i int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.edit[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
+					v.changed(ctx)
 				}, app.EventScope(v.Item.Key, i, "edit")),
 		)
 	case "reject", "respond":
@@ -207,7 +235,9 @@ func (v *ApprovalView) action(i int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.message[i] = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
-				}, app.EventScope(v.Item.Key, i, "message")),
+					v.changed(ctx)
+				}, app.EventScope(v.Item.Key, i, "message")).
+				OnKeyDown(v.sendOnEnter, app.EventScope(v.Item.Key, i, "enter")),
 		)
 	}
 	return app.Div().Class("approval-action").Body(
@@ -231,9 +261,21 @@ func (v *ApprovalView) pick(ctx app.Context, i int, d string) {
 		return
 	}
 	v.chosen[i], v.invalid = d, ""
+	v.changed(ctx)
 	if len(v.chosen) == 1 && d == "approve" {
 		v.send(ctx, app.Event{})
 	}
+}
+
+// sendOnEnter: Enter in a reason or response field sends the decisions,
+// as in any one-line field of a form.
+func (v *ApprovalView) sendOnEnter(ctx app.Context, e app.Event) {
+	if !isEnter(e) {
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	v.send(ctx, e)
 }
 
 func (v *ApprovalView) send(ctx app.Context, e app.Event) {

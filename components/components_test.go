@@ -126,7 +126,7 @@ func TestWebSearchAndChart(t *testing.T) {
 	v := &ToolView{Item: s.Items()[0], Rev: s.Items()[0].Rev, Settings: set}
 	html := render(t, v)
 	assert.Contains(t, html, `data-testid="web-search"`)
-	assert.Contains(t, html, "[2 results]")
+	assert.Contains(t, html, ">2 results<")
 	v.d.open = true
 	html = app.HTMLString(v.Render())
 	assert.Contains(t, html, `href="https://a.example/1"`)

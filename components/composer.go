@@ -62,6 +62,13 @@ func enterSends(e app.Event) bool {
 	return rule.Type() == app.TypeFunction && rule.Invoke(e).Bool()
 }
 
+// onInput raises what is typed so far (the controller keeps it for a
+// reload); the composer itself does not change.
+func (c *Composer) onInput(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	ctx.NewActionWithValue(ActionDraftChanged, e.Get("target").Get("value").String())
+}
+
 // OnUpdate puts a draft back: into an empty box, or before what is typed
 // when it merges.
 func (c *Composer) OnUpdate(ctx app.Context) {
@@ -109,7 +116,7 @@ func (c *Composer) Render() app.UI {
 		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
 		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
 			Attr("enterkeyhint", "enter").
-			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown),
+			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput),
 		send,
 		app.If(c.Running, func() app.UI {
 			return app.Button().Type("button").Class("stop primary").DataSet("testid", "stop").

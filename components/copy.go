@@ -94,7 +94,10 @@ func textItem(it *state.Item, s Settings, copied string, stream *mdStream) app.U
 	if it.Cut {
 		body = append(body, cutMark(s))
 	}
-	if strings.TrimSpace(it.Text) != "" {
+	// One copy button an answer: under the turn's last text once the turn
+	// has ended (state marks it), not under what the agent said between
+	// its steps, nor while it streams.
+	if it.Answer && stream != nil && strings.TrimSpace(it.Text) != "" {
 		body = append(body, app.Div().Class("answer-actions").Body(
 			copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s),
 		))

@@ -25,7 +25,7 @@ func copyButtons(html string) []string {
 }
 
 func TestCopyButtonsOnAnswerAndCodeBlocks(t *testing.T) {
-	s := storeOf(t, start, answerWithCode)
+	s := storeOf(t, start, answerWithCode, `{"type":"message_stop"}`)
 	it := s.Items()[0]
 	key := answerCopyID(it)
 	html := itemHTML(t, in("en"), it)

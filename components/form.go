@@ -68,11 +68,11 @@ func (v *FormView) sync() {
 	}
 }
 
+// OnMount never focuses a field: see cards.go.
 func (v *FormView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Form.State == state.QuestionPending {
-		id := v.inputID(0)
-		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+		focusCardIfIdle(ctx, domID("form", v.Item))
 	}
 }
 
@@ -115,20 +115,22 @@ func (v *FormView) label(name string) string {
 func (v *FormView) Render() app.UI {
 	v.sync()
 	f := v.Item.Form
-	root := app.Form().Class("item form state-"+string(f.State)).
-		DataSet("kind", "form").DataSet("state", string(f.State)).
+	root := app.Form().ID(domID("form", v.Item)).Class("item form state-"+string(f.State)).
+		DataSet("kind", "form").DataSet("card", true).DataSet("state", string(f.State)).
 		Aria("labelledby", domID("formh", v.Item)).OnSubmit(v.submit)
 	text := f.Text
 	if text == "" {
 		text = v.Settings.T("form.title")
 	}
-	body := []app.UI{app.P().ID(domID("formh", v.Item)).Class("form-title").Text(text)}
+	title := app.P().ID(domID("formh", v.Item)).Class("form-title").Text(text)
 	if f.State != state.QuestionPending {
 		if f.State == state.QuestionExpired {
-			return root.Body(append(body, app.Div().Class("form-status").Text(v.Settings.T("form.expired")))...)
+			return root.Body(title, app.Div().Class("form-status").Text(v.Settings.T("form.expired")))
 		}
-		return root.Body(append(body, v.answers()...)...)
+		return root.Body(append([]app.UI{title}, v.answers()...)...)
 	}
+	root = root.Attr("tabindex", "-1").Aria("keyshortcuts", CardShortcut)
+	body := []app.UI{app.Div().Class("card-head").Body(title, cardKeys(v.Settings))}
 	sending := v.Form.Sending
 	for i, fl := range f.Fields {
 		body = append(body, v.field(i, fl, sending))

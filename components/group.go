@@ -128,6 +128,7 @@ func (v *GroupView) Render() app.UI {
 				return app.Span().Class("spinner") // empty: nothing for screen readers
 			}),
 			app.Span().Class("group-title").Text(title),
+			app.If(!running, func() app.UI { return groupOutcome(g, v.Settings) }),
 			app.Span().Class("chevron"), // empty, as the spinner
 		),
 		app.If(v.expanded, func() app.UI {
@@ -152,4 +153,42 @@ func onlyThinking(steps []*state.Item) bool {
 		}
 	}
 	return len(steps) > 0
+}
+
+// groupOutcome says, in a finished group's header, what did not go as
+// planned: steps that failed, were cancelled, or whose approval was
+// rejected (a collapsed group hides its steps). nil when all went well.
+func groupOutcome(g *state.Group, s Settings) app.UI {
+	var failed, cancelled, rejected int
+	for _, st := range g.Steps {
+		if st.Kind != state.KindTool || st.Tool.Status != state.ToolError {
+			continue
+		}
+		switch toolOutcome(st.Tool) {
+		case "cancelled":
+			cancelled++
+		case "rejected":
+			rejected++
+		default:
+			failed++
+		}
+	}
+	if failed+cancelled+rejected == 0 {
+		return nil
+	}
+	parts := make([]app.UI, 0, 3)
+	if failed > 0 {
+		parts = append(parts, app.Span().Class("outcome outcome-failed").Text(s.N("group.failed", failed)))
+	}
+	if cancelled > 0 {
+		parts = append(parts, app.Span().Class("outcome outcome-cancelled").Text(s.N("group.cancelled", cancelled)))
+	}
+	if rejected > 0 {
+		parts = append(parts, app.Span().Class("outcome outcome-rejected").Text(s.N("group.rejected", rejected)))
+	}
+	// The comma makes the header's name read as two phrases.
+	return app.Span().Class("group-outcome").DataSet("testid", "group-outcome").Body(
+		app.Span().Class("sr-only").Text(", "),
+		app.Span().Class("outcome-list").Body(parts...),
+	)
 }

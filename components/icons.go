@@ -17,6 +17,7 @@ var iconPaths = map[string]string{
 	"stop":   "M7 7h10v10H7z",
 	"check":  "M5 12l5 5 9-10",
 	"list":   "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
+	"close":  "M6 6l12 12M18 6L6 18",
 }
 
 func icon(name string) app.UI {

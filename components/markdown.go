@@ -97,10 +97,9 @@ type mdCopy struct {
 // renderMarkdown is MarkdownWithMarks with copy buttons on code blocks
 // when cp is not nil.
 func renderMarkdown(src string, marks []Mark, cp *mdCopy) []app.UI {
-	b := []byte(src)
-	doc := markdownParser().Parse(text.NewReader(b))
-	r := &mdRenderer{src: b, copy: cp}
-	r.anchor(doc, marks)
+	doc, b, inserted := parseMarkdown(src)
+	r := &mdRenderer{src: b, inserted: inserted, copy: cp}
+	r.anchor(doc, shiftMarks(marks, inserted))
 	out := r.children(doc)
 	for _, m := range r.unplaced {
 		out = append(out, m.UI)
@@ -110,7 +109,8 @@ func renderMarkdown(src string, marks []Mark, cp *mdCopy) []app.UI {
 
 // mdRenderer turns a goldmark AST into go-app elements.
 type mdRenderer struct {
-	src []byte
+	src      []byte
+	inserted []int // offsets of the backslashes limitBlockNesting added to src
 	// marks maps a text node (or a node that takes no mark inside, like a
 	// link) to the marks that follow it, each with its split point in the
 	// source.
@@ -120,6 +120,7 @@ type mdRenderer struct {
 	lastHeading int // the level of the last heading element drawn, 0 before any
 	copy        *mdCopy
 	codeBlocks  int // code blocks drawn so far: the next one's number
+	inlines     int // inline elements around the node being drawn
 }
 
 type placedMark struct {
@@ -151,20 +152,31 @@ func (r *mdRenderer) anchor(doc ast.Node, marks []Mark) {
 		return
 	}
 	var spans []span
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	inlines := 0 // as mdRenderer.inlines counts them
+	mdWalk(doc, func(n ast.Node, entering bool) ast.WalkStatus {
+		nested := n.Type() == ast.TypeInline && n.HasChildren()
 		if !entering {
-			return ast.WalkContinue, nil
+			if nested {
+				inlines--
+			}
+			return ast.WalkContinue
 		}
-		if closed(n) {
+		if closed(n) || nested && inlines >= maxInlineNesting {
 			if lo, hi, ok := r.sourceRange(n); ok {
 				spans = append(spans, span{n, lo, hi})
 			}
-			return ast.WalkSkipChildren, nil
+			if nested {
+				inlines++ // undone as it is left
+			}
+			return ast.WalkSkipChildren
+		}
+		if nested {
+			inlines++
 		}
 		if t, ok := n.(*ast.Text); ok {
 			spans = append(spans, span{t, t.Segment.Start, t.Segment.Stop})
 		}
-		return ast.WalkContinue, nil
+		return ast.WalkContinue
 	})
 	r.marks = make(map[ast.Node][]placedMark)
 	for _, m := range marks {
@@ -177,7 +189,7 @@ func (r *mdRenderer) anchor(doc ast.Node, marks []Mark) {
 		default:
 			sp := spans[i]
 			split := min(m.At, sp.stop)
-			if closed(sp.node) {
+			if _, isText := sp.node.(*ast.Text); !isText {
 				split = sp.stop
 			}
 			r.marks[sp.node] = append(r.marks[sp.node], placedMark{split, m.UI})
@@ -221,11 +233,11 @@ func (r *mdRenderer) sourceRange(n ast.Node) (lo, hi int, ok bool) {
 			grow(seg.Start, seg.Stop)
 		}
 	}
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+	mdWalk(n, func(c ast.Node, entering bool) ast.WalkStatus {
 		if t, isText := c.(*ast.Text); entering && isText {
 			grow(t.Segment.Start, t.Segment.Stop)
 		}
-		return ast.WalkContinue, nil
+		return ast.WalkContinue
 	})
 	return lo, hi, lo >= 0
 }
@@ -238,7 +250,7 @@ func (r *mdRenderer) children(n ast.Node) []app.UI {
 			if len(r.marks) > 0 {
 				r.markedText(&run, t)
 			} else {
-				run.write(r.src[t.Segment.Start:t.Segment.Stop])
+				run.write(r.source(t.Segment.Start, t.Segment.Stop))
 			}
 			switch {
 			case t.HardLineBreak():
@@ -253,7 +265,7 @@ func (r *mdRenderer) children(n ast.Node) []app.UI {
 		case *ast.RawHTML:
 			for i := 0; i < t.Segments.Len(); i++ {
 				seg := t.Segments.At(i)
-				run.write(seg.Value(r.src))
+				run.write(r.source(seg.Start, seg.Stop))
 			}
 		default:
 			run.add(r.node(c))
@@ -274,11 +286,11 @@ var newline = []byte{'\n'}
 func (r *mdRenderer) markedText(run *textRun, t *ast.Text) {
 	from := t.Segment.Start
 	for _, m := range r.marks[t] {
-		run.write(r.src[from:max(from, m.split)])
+		run.write(r.source(from, max(from, m.split)))
 		from = max(from, m.split)
 		run.add(m.ui)
 	}
-	run.write(r.src[from:t.Segment.Stop])
+	run.write(r.source(from, t.Segment.Stop))
 }
 
 // after adds the marks that follow a closed node.
@@ -349,6 +361,9 @@ func (r *mdRenderer) block(n ast.Node) app.UI {
 	case *ast.ThematicBreak:
 		return app.Hr()
 	case *ast.Blockquote:
+		if indentedEnough(n) {
+			return app.Blockquote().Class("md-deep").Body(kids()...)
+		}
 		return app.Blockquote().Body(kids()...)
 	case *ast.List:
 		if t.IsOrdered() {
@@ -356,7 +371,13 @@ func (r *mdRenderer) block(n ast.Node) app.UI {
 			if t.Start > 1 {
 				ol = ol.Attr("start", t.Start)
 			}
+			if indentedEnough(n) {
+				ol = ol.Class("md-deep")
+			}
 			return ol.Body(kids()...)
+		}
+		if indentedEnough(n) {
+			return app.Ul().Class("md-deep").Body(kids()...)
 		}
 		return app.Ul().Body(kids()...)
 	case *ast.ListItem:
@@ -402,10 +423,10 @@ func (r *mdRenderer) codeBlock(n ast.Node) app.UI {
 	lines := n.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		b.Write(seg.Value(src))
+		b.Write(r.segment(seg))
 	}
 	if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
-		b.Write(hb.ClosureLine.Value(src))
+		b.Write(r.segment(hb.ClosureLine))
 	}
 	source := strings.TrimSuffix(b.String(), "\n")
 	lang := ""
@@ -435,6 +456,11 @@ func (r *mdRenderer) codeBlock(n ast.Node) app.UI {
 
 // inline renders the inline nodes other than text.
 func (r *mdRenderer) inline(n ast.Node) app.UI {
+	if r.inlines >= maxInlineNesting && n.HasChildren() {
+		return r.plain(n)
+	}
+	r.inlines++
+	defer func() { r.inlines-- }()
 	src := r.src
 	kids := func() []app.UI { return r.children(n) }
 	switch t := n.(type) {
@@ -442,7 +468,7 @@ func (r *mdRenderer) inline(n ast.Node) app.UI {
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			if tx, ok := c.(*ast.Text); ok {
-				b.Write(tx.Segment.Value(src))
+				b.Write(r.source(tx.Segment.Start, tx.Segment.Stop))
 			} else if s, ok := c.(*ast.String); ok {
 				b.Write(s.Value)
 			}

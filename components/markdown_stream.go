@@ -5,7 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // A streamed answer grows by a few words per event. Parsing its whole
@@ -153,10 +152,10 @@ func listMarker(line string) bool {
 // level and the count of code blocks, as mdRenderer.node counts them.
 func mdEndState(seg mdSegment) (heading, code int) {
 	heading, code = seg.heading, seg.code
-	doc := markdownParser().Parse(text.NewReader([]byte(seg.src)))
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	doc, _, _ := parseMarkdown(seg.src)
+	mdWalk(doc, func(n ast.Node, entering bool) ast.WalkStatus {
 		if !entering {
-			return ast.WalkContinue, nil
+			return ast.WalkContinue
 		}
 		switch t := n.(type) {
 		case *ast.Heading:
@@ -168,7 +167,7 @@ func mdEndState(seg mdSegment) (heading, code int) {
 		case *ast.CodeBlock, *ast.FencedCodeBlock:
 			code++
 		}
-		return ast.WalkContinue, nil
+		return ast.WalkContinue
 	})
 	return heading, code
 }
@@ -193,9 +192,8 @@ func (v *MarkdownSegment) Render() app.UI {
 }
 
 func (v *MarkdownSegment) blocks() []app.UI {
-	b := []byte(v.Src)
-	doc := markdownParser().Parse(text.NewReader(b))
-	r := &mdRenderer{src: b, lastHeading: v.Heading, codeBlocks: v.Code,
+	doc, b, inserted := parseMarkdown(v.Src)
+	r := &mdRenderer{src: b, inserted: inserted, lastHeading: v.Heading, codeBlocks: v.Code,
 		copy: &mdCopy{item: v.Item, copied: v.Copied, tr: v.Settings}}
 	return r.children(doc)
 }

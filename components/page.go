@@ -34,7 +34,11 @@ type PageProps struct {
 	NoNetwork bool
 	// Outgoing are the messages sent that the conversation does not show
 	// yet (components/sending.go), oldest first.
-	Outgoing        []Outgoing
+	Outgoing []Outgoing
+	// LastShown says that the conversation shown is what it last showed,
+	// kept in the browser (the server cannot be reached), or that none was
+	// kept; "" for none.
+	LastShown       string
 	UpdateAvailable bool
 	SourcesOpen     bool
 	SourcesWidth    int
@@ -111,7 +115,7 @@ func Page(p PageProps) app.UI {
 	return app.Div().Class("shell").Body(
 		&Topbar{Settings: s, Connection: p.Connection,
 			ShowConversations: !p.Conversations.Hidden, ConversationsOpen: p.Conversations.Open,
-			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: len(p.Sources), Starting: p.Starting},
+			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting},
 		app.Div().Class("main").Body(
 			&Sidebar{Settings: s, List: p.Conversations, Starting: p.Starting},
 			app.Main().Class("column").Body(
@@ -125,7 +129,7 @@ func Page(p PageProps) app.UI {
 				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting},
 			),
 			app.If(p.SourcesOpen, func() app.UI {
-				return &SourcesPanel{Settings: s, Groups: p.Sources, Count: len(p.Sources), Width: p.SourcesWidth, Rev: p.SourcesRev}
+				return &SourcesPanel{Settings: s, Groups: p.Sources, Width: p.SourcesWidth, Rev: p.SourcesRev}
 			}),
 		),
 	)
@@ -145,6 +149,9 @@ func alerts(p PageProps) app.UI {
 			)
 		}),
 		app.If(p.Offline, func() app.UI { return offlineBanner(s, p.NoNetwork) }),
+		app.If(p.LastShown != "", func() app.UI {
+			return app.Div().Class("banner last-shown").Attr("role", "status").DataSet("testid", "last-shown").Text(p.LastShown)
+		}),
 		app.If(p.Notice != "", func() app.UI { return noticeBanner(s, p.Notice) }),
 	)
 }
@@ -162,7 +169,7 @@ type Topbar struct {
 	ShowConversations, ConversationsOpen bool
 	Plan                                 *state.Plan
 	SourcesOpen                          bool
-	SourceCount                          int
+	SourceCount                          int // sources, not searches (SourceCount)
 	// Starting: the server's prerender (PageProps.Starting).
 	Starting bool
 }
@@ -188,12 +195,16 @@ func (b *Topbar) Render() app.UI {
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[b.Connection])),
 		),
 		&PlanControl{Settings: s, Plan: b.Plan, Disabled: b.Starting},
-		app.Button().Class("sources-button").DataSet("testid", "sources-button").
-			Aria("expanded", b.SourcesOpen).Aria("controls", "sources-panel").Disabled(b.Starting).
-			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleSources) }).Body(
-			app.Span().Text(s.T("sources.button")),
-			app.Span().Class("badge").Text(strconv.Itoa(b.SourceCount)),
-		),
+		// No sources, no button (unless the panel is open: its button
+		// closes it and takes the focus back).
+		app.If(b.SourceCount > 0 || b.SourcesOpen, func() app.UI {
+			return app.Button().Type("button").ID(sourcesToggleID).Class("sources-button").DataSet("testid", "sources-button").
+				Aria("expanded", b.SourcesOpen).Aria("controls", "sources-panel").Disabled(b.Starting).
+				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleSources) }).Body(
+				app.Span().Text(s.T("sources.button")),
+				app.Span().Class("badge").Text(strconv.Itoa(b.SourceCount)),
+			)
+		}),
 	)
 }
 

@@ -90,10 +90,10 @@ func (v *ToolView) planStep(p state.Plan, id string) app.UI {
 	s := v.Settings
 	return app.Div().Class("plan-step").DataSet("testid", "plan-step").Body(
 		v.d.button("tool-row", id,
-			statusDot(t.Status),
+			toolDot(t),
 			app.Span().Class("tool-label").Text(planLabel(t, s)),
 			app.If(len(p.Todos) > 0, func() app.UI { return planCount(p, s, "plan-count") }),
-			app.Span().Class("sr-only").Text(", "+s.T(toolStatusKeys[t.Status])),
+			app.Span().Class("sr-only").Text(", "+s.T(toolStatusKey(t))),
 		),
 		planChecklist(p, s),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,17 +45,39 @@ func (v *QuestionView) sync() {
 		v.key = q.ApprovalKey
 		v.choices = make([]state.Choice, len(q.Questions))
 		v.invalid, v.mounted = "", time.Now()
+		v.restore()
 	}
+}
+
+// restore starts from the choices kept before a reload (Form.Restore),
+// when they still fit the questions.
+func (v *QuestionView) restore() {
+	var kept []state.Choice
+	if v.Form.Restore == "" || json.Unmarshal([]byte(v.Form.Restore), &kept) != nil || len(kept) != len(v.choices) {
+		return
+	}
+	for qi, c := range kept {
+		if slices.ContainsFunc(c.Selected, func(oi int) bool { return oi < 0 || oi >= len(v.Item.Question.Questions[qi].Options) }) {
+			return
+		}
+	}
+	v.choices = kept
+}
+
+// changed raises the choices so far (ActionFormDraft): a reload keeps them.
+func (v *QuestionView) changed(ctx app.Context) {
+	raw, _ := json.Marshal(v.choices)
+	ctx.NewActionWithValue(ActionFormDraft, FormDraft{Key: v.key, Value: string(raw)})
 }
 
 // sending is true while the answer is on its way: the form is read-only.
 func (v *QuestionView) sending() bool { return v.Form.Sending }
 
+// OnMount never focuses an option: see cards.go.
 func (v *QuestionView) OnMount(ctx app.Context) {
 	v.sync()
 	if v.Item.Question.State == state.QuestionPending {
-		id := v.inputID(0, 0)
-		ctx.Defer(func(ctx app.Context) { focusByID(id) })
+		focusCardIfIdle(ctx, domID("question", v.Item))
 	}
 }
 
@@ -67,12 +90,13 @@ func (v *QuestionView) inputID(qi, oi int) string {
 func (v *QuestionView) Render() app.UI {
 	v.sync()
 	q := v.Item.Question
-	root := app.Div().Class("item question state-"+string(q.State)).
-		DataSet("kind", "question").DataSet("state", string(q.State)).Attr("role", "group").
+	root := app.Div().ID(domID("question", v.Item)).Class("item question state-"+string(q.State)).
+		DataSet("kind", "question").DataSet("card", true).DataSet("state", string(q.State)).Attr("role", "group").
 		Aria("labelledby", domID("qh", v.Item))
 	if q.State != state.QuestionPending {
 		return root.Body(v.resolved())
 	}
+	root = root.Attr("tabindex", "-1").Aria("keyshortcuts", CardShortcut)
 	shown := v.Form.Shown
 	if shown.IsZero() {
 		shown = v.mounted
@@ -82,6 +106,7 @@ func (v *QuestionView) Render() app.UI {
 	blocks = append(blocks, app.Div().Class("question-head").Body(
 		app.Span().ID(domID("qh", v.Item)).Class("question-icon").Text("?"),
 		&Countdown{Until: until, Settings: v.Settings, Class: "countdown"},
+		cardKeys(v.Settings),
 	))
 	for qi := range q.Questions {
 		blocks = append(blocks, v.question(qi))
@@ -116,6 +141,7 @@ func (v *QuestionView) question(qi int) app.UI {
 			app.P().Class("skipped-note").Text(v.Settings.T("question.skipped")),
 			app.Button().Class("link").Disabled(sending).OnClick(func(ctx app.Context, e app.Event) {
 				v.choices[qi].Skipped = false
+				v.changed(ctx)
 			}, scope).Text(v.Settings.T("question.unskip")),
 		)
 	}
@@ -135,6 +161,7 @@ func (v *QuestionView) question(qi int) app.UI {
 			app.Input().ID(v.inputID(qi, oi)).Type(inputType).Name(name).Checked(selected).Disabled(sending).
 				OnChange(func(ctx app.Context, e app.Event) {
 					v.choose(qi, oi, e.Get("target").Get("checked").Bool())
+					v.changed(ctx)
 				}, app.EventScope(v.Item.Key, qi, oi)),
 			app.Span().Class("option-text").Body(
 				app.Span().Class("option-label").Text(label),
@@ -147,7 +174,9 @@ func (v *QuestionView) question(qi int) app.UI {
 				OnInput(func(ctx app.Context, e app.Event) {
 					v.choices[qi].FreeText = e.Get("target").Get("value").String()
 					ctx.PreventUpdate()
-				}, scope))
+					v.changed(ctx)
+				}, scope).
+				OnKeyDown(v.submitOnEnter, scope))
 		}
 	}
 	return app.FieldSet().Class("question-block").Body(
@@ -157,6 +186,7 @@ func (v *QuestionView) question(qi int) app.UI {
 			OnClick(func(ctx app.Context, e app.Event) {
 				v.choices[qi].Skipped = true
 				v.invalid = ""
+				v.changed(ctx)
 			}, scope).Text(v.Settings.T("question.skip")),
 	)
 }
@@ -181,6 +211,17 @@ func (v *QuestionView) errorText() string {
 		return v.invalid
 	}
 	return v.Form.Error
+}
+
+// submitOnEnter: Enter in the "Other" field submits the answers, as in
+// any one-line field of a form.
+func (v *QuestionView) submitOnEnter(ctx app.Context, e app.Event) {
+	if !isEnter(e) {
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	v.submit(ctx, e)
 }
 
 // submit raises the answers; the controller sends them once, however
@@ -218,23 +259,17 @@ func (v *QuestionView) resolved() app.UI {
 	))
 	for _, qu := range q.Questions {
 		answer, ok := q.Answers[qu.Question]
-		if !ok {
+		cls := "qa-answer"
+		switch {
+		case !ok:
 			answer = v.Settings.T("question.no_answer")
+		case answer == state.NoPreference: // a skipped question, in protocol words
+			answer, cls = v.Settings.T("question.no_preference"), "qa-answer qa-skipped"
 		}
 		rows = append(rows, app.Div().Class("qa").Body(
 			app.Div().Class("qa-question").Text(qu.Question),
-			app.Div().Class("qa-answer").Text(answer),
+			app.Div().Class(cls).Text(answer),
 		))
 	}
 	return app.Div().Class("question-resolved").Body(rows...)
-}
-
-// focusByID moves keyboard focus to the element with that id, if any.
-func focusByID(id string) {
-	if !app.IsClient {
-		return
-	}
-	if el := app.Window().GetElementByID(id); el.Truthy() {
-		el.Call("focus")
-	}
 }

@@ -64,6 +64,10 @@ type FormState struct {
 	// Error says why the command was refused or could not be sent; the
 	// form is editable again.
 	Error string
+	// Restore is what the form's view last gave of its state
+	// (ActionFormDraft) before the page was reloaded: the view starts
+	// from it; "" for none.
+	Restore string
 }
 
 // Forms holds the FormState of forms by approval key. The controller

@@ -50,11 +50,34 @@ type Sidebar struct {
 	editing    string // the id being renamed
 	confirming string // the id whose delete waits for a yes
 	wasOpen    bool
+	tabTitle   string // the document's title, as last set
 }
 
-// OnUpdate moves focus into the drawer as it opens, and back to its toggle
-// as it closes (when focus was inside).
+// OnMount names the tab after the conversation.
+func (c *Sidebar) OnMount(ctx app.Context) { c.nameTab() }
+
+// nameTab sets the tab's title to the open conversation's: "Title —
+// Stepwise", or the agent's name alone while it has none.
+func (c *Sidebar) nameTab() {
+	if !app.IsClient || c.List.Hidden {
+		return
+	}
+	title := c.Settings.agentName()
+	for _, e := range c.List.Entries {
+		if e.Current && e.Title != "" {
+			title = e.Title + " — " + title
+		}
+	}
+	if title != c.tabTitle {
+		c.tabTitle = title
+		app.Window().Get("document").Set("title", title)
+	}
+}
+
+// OnUpdate names the tab, moves focus into the drawer as it opens, and
+// back to its toggle as it closes (when focus was inside).
 func (c *Sidebar) OnUpdate(ctx app.Context) {
+	c.nameTab()
 	if c.List.Open == c.wasOpen {
 		return
 	}

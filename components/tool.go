@@ -40,15 +40,18 @@ func (v *ToolView) Render() app.UI {
 		return root.Body(v.planStep(plan, id))
 	}
 	label := toolLabel(t, v.Settings)
+	if o := toolOutcome(t); o != "" {
+		root = root.DataSet("outcome", o)
+	}
 	return root.Body(
 		v.d.button("tool-row", id,
-			statusDot(t.Status),
+			toolDot(t),
 			app.Span().Class("tool-label").Text(label),
 			// What it reports while it runs (AI SDK preliminary outputs).
 			app.If(t.Progress != "" && t.Status == state.ToolActive, func() app.UI {
 				return app.Span().Class("preview tool-progress").Text(t.Progress)
 			}),
-			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKeys[t.Status])),
+			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKey(t))),
 		),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
 	)
@@ -63,6 +66,47 @@ var toolStatusKeys = map[state.ToolStatus]string{
 	state.ToolInterrupted: "status.interrupted",
 }
 
+// toolOutcome tells how a tool with status error ended when it did not
+// fail: "cancelled" or "rejected" (its own words and dot), else "".
+func toolOutcome(t *state.Tool) string {
+	switch {
+	case t.Status != state.ToolError:
+		return ""
+	case t.Cancelled:
+		return "cancelled"
+	case t.Rejected || t.Denied:
+		return "rejected"
+	}
+	return ""
+}
+
+// toolStatusKey names a tool's status, or how it ended, in words.
+func toolStatusKey(t *state.Tool) string {
+	switch toolOutcome(t) {
+	case "cancelled":
+		return "status.cancelled"
+	case "rejected":
+		return "status.rejected"
+	}
+	return toolStatusKeys[t.Status]
+}
+
+// outcomeResponseKeys are the words of an empty response of a tool that was
+// cancelled or rejected.
+var outcomeResponseKeys = map[string]string{
+	"cancelled": "tool.cancelled",
+	"rejected":  "tool.rejected",
+}
+
+// toolDot is the status dot; a cancelled or rejected tool did not fail, and
+// its dot says so (a grey ring with a bar, not red).
+func toolDot(t *state.Tool) app.UI {
+	if o := toolOutcome(t); o != "" {
+		return app.Span().Class("dot dot-" + o)
+	}
+	return statusDot(t.Status)
+}
+
 // statusDot is empty: nothing to hide from screen readers (the status is
 // said in words beside it), and each attribute mounted costs calls into JS.
 func statusDot(s state.ToolStatus) app.UI {
@@ -74,12 +118,20 @@ func (v *ToolView) details(id string) app.UI {
 	var response app.UI
 	if t.Result != nil {
 		cls := "tool-response"
-		if t.Status == state.ToolError {
+		text := toolResponse(t, v.Settings)
+		switch outcome := toolOutcome(t); {
+		case outcome != "":
+			// Not a failure: no red box, and words rather than an empty one.
+			cls += " is-" + outcome
+			if text == "" {
+				text = v.Settings.T(outcomeResponseKeys[outcome])
+			}
+		case t.Status == state.ToolError:
 			cls += " is-error"
 		}
 		response = app.Div().Class("tool-section").Body(
 			app.Div().Class("tool-section-title").Text(v.Settings.T("tool.response")),
-			app.Pre().Class(cls).Text(toolResponse(t, v.Settings)),
+			app.Pre().Class(cls).Text(text),
 		)
 	}
 	return app.Div().ID(id).Class("tool-details").Body(
@@ -92,7 +144,7 @@ func (v *ToolView) details(id string) app.UI {
 	)
 }
 
-// search draws the inline "🔍 Web search [N results]" block.
+// search draws the inline "🔍 Web search · N results" block.
 func (v *ToolView) search(g state.SourceGroup) app.UI {
 	id := domID("search", v.Item)
 	t := v.Item.Tool
@@ -100,19 +152,19 @@ func (v *ToolView) search(g state.SourceGroup) app.UI {
 		v.d.button("tool-row", id,
 			statusDot(t.Status),
 			app.Span().Class("tool-label").Text(v.Settings.T("search.title")),
-			app.Span().Class("search-count").Text("["+v.Settings.N("search.results", len(g.Sources))+"]"),
+			app.Span().Class("search-count").Text(v.Settings.N("search.results", len(g.Sources))),
 		).DataSet("testid", "web-search"),
 		app.If(v.d.open, func() app.UI {
 			return app.Div().ID(id).Class("search-results").Body(
 				app.If(g.Query != "", func() app.UI { return app.Div().Class("search-query").Text(g.Query) }),
-				sourceList(g.Sources),
+				sourceList(g.Sources, v.Settings),
 			)
 		}),
 	)
 }
 
 // sourceList lists sources; only http and https URLs become links or images.
-func sourceList(sources []state.Source) app.UI {
+func sourceList(sources []state.Source, set Settings) app.UI {
 	items := make([]app.UI, 0, len(sources))
 	for _, s := range sources {
 		title := s.Title
@@ -132,7 +184,7 @@ func sourceList(sources []state.Source) app.UI {
 			icon,
 			app.Div().Class("source-text").Body(
 				link,
-				app.Span().Class("source-domain").Text(sourceMeta(s)),
+				app.Span().Class("source-domain").Text(sourceMeta(s, set)),
 				app.If(s.Snippet != "", func() app.UI { return app.P().Class("source-snippet").Text(s.Snippet) }),
 			),
 		))

@@ -296,7 +296,7 @@ func TestDockerignoreKeepsWhatTheBuildNeeds(t *testing.T) {
 	for _, f := range strings.Split(strings.TrimSpace(string(files)), "\n") {
 		top, _, _ := strings.Cut(f, "/")
 		needed := f == "go.mod" || f == "go.sum" || f == "Makefile" ||
-			top == "app" || top == "components" || top == "state" || top == "wasm" || top == "web" ||
+			top == "app" || top == "components" || top == "state" || top == "wasm" || top == "web" || top == "tools" ||
 			(top == "server" && !strings.Contains(f, "testdata/") && !strings.HasSuffix(f, "_test.go"))
 		if needed {
 			n++

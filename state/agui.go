@@ -27,7 +27,9 @@ type aguiState struct {
 	// message that starts again (the reference client appends to it)
 	// continues its item while that is still in the open group.
 	reasoningEnded map[string]*streamText
-	thinking       *streamText // the deprecated THINKING_TEXT_MESSAGE_*
+	// thinkingID is the reasoning message the deprecated
+	// THINKING_TEXT_MESSAGE_* events write ("" outside one).
+	thinkingID string
 
 	// The *_CHUNK shorthands continue the message or call they last named
 	// until another event type arrives.
@@ -272,20 +274,25 @@ func (s *Store) applyAGUIOwn(st *aguiState, ev *wire.AGUIEvent) bool {
 		s.aguiEncrypted(st, ev)
 		return true
 	case "THINKING_TEXT_MESSAGE_START":
-		st.thinking = s.newStreamThinking()
+		// As @ag-ui/client's compatibility layer does: a reasoning
+		// message (of an id made here), kept with the conversation and
+		// sent back with it.
+		st.thinkingID = st.conv.newThinkingID()
+		s.aguiReasoningStart(st, st.thinkingID)
 		return true
 	case "THINKING_TEXT_MESSAGE_CONTENT":
 		delta, ok := deltaText(ev.Delta)
-		if !ok || st.thinking == nil {
+		if !ok || st.thinkingID == "" || st.reasoning[st.thinkingID] == nil {
 			return false
 		}
-		st.thinking.append(s, delta)
+		s.aguiReasoningAppend(st, st.thinkingID, delta)
 		return true
 	case "THINKING_TEXT_MESSAGE_END":
-		if st.thinking == nil {
+		if st.thinkingID == "" {
 			return false
 		}
-		st.thinking = nil
+		delete(st.reasoning, st.thinkingID)
+		st.thinkingID = ""
 		return true
 
 	case "TOOL_CALL_START":
@@ -683,7 +690,7 @@ func (s *Store) aguiCloseStreams(st *aguiState) {
 	clear(st.texts)
 	clear(st.reasoning)
 	clear(st.reasoningEnded)
-	st.thinking = nil
+	st.thinkingID = ""
 }
 
 // aguiOpenInterrupt shows an interrupt and keeps it open until answered. An

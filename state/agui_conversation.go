@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"stepwise/state/wire"
@@ -27,10 +28,98 @@ type AGUIConversation struct {
 	// cancelled): the messages do not hold them, so a reload shows their
 	// cards from here.
 	Answered []OpenInterrupt `json:"answered,omitempty"`
+	// Notes are what the page showed that the messages do not hold (a
+	// run's error, notices, stops): a reload shows them where they were.
+	Notes []ShownNote `json:"notes,omitempty"`
 
 	// subagent is the sub-agent invocation whose event is being applied:
 	// the messages it adds carry it (agui_subagents.go).
 	subagent string
+}
+
+// ShownNote is something the page showed of a run that the protocol's
+// messages do not hold: the run's error (AG-UI's RUN_ERROR, the AI SDK's
+// error chunk), a notice (the stream ended early, the backend or the proxy
+// refused the request, a length limit), a stop. The AG-UI and AI SDK
+// conversations keep them beside their messages, so that a reload shows
+// them where they were; conversations saved without them still load.
+type ShownNote struct {
+	// At is how many messages the conversation had when it was shown: it
+	// shows before message At.
+	At     int    `json:"at"`
+	Kind   string `json:"kind"`             // "error", "notice" or "stopped"
+	Text   string `json:"text,omitempty"`   // an error's message
+	Code   string `json:"code,omitempty"`   // an error's type
+	Reason string `json:"reason,omitempty"` // a notice's reason
+	Detail string `json:"detail,omitempty"` // a notice's detail
+}
+
+// shownNote is the note of an error, notice or stopped item.
+func shownNote(it *Item) (ShownNote, bool) {
+	switch it.Kind {
+	case KindError:
+		return ShownNote{Kind: "error", Text: it.Text, Code: it.ErrorType}, true
+	case KindNotice:
+		if it.Notice == nil || it.Notice.Reason == NoticeUnsupportedInterrupt {
+			return ShownNote{}, false // shown again from its interrupt
+		}
+		return ShownNote{Kind: "notice", Reason: it.Notice.Reason, Detail: it.Notice.Detail}, true
+	case KindStopped:
+		return ShownNote{Kind: "stopped"}, true
+	}
+	return ShownNote{}, false
+}
+
+// keepShown keeps an error, notice or stopped item just shown with the
+// AG-UI and AI SDK conversations (a store that has neither does nothing).
+// A restore rebuilds the items from a conversation and then puts the
+// conversation back whole, so what it shows is not kept twice.
+func (s *Store) keepShown(it *Item) {
+	if s.dialect == nil {
+		return
+	}
+	n, ok := shownNote(it)
+	if !ok {
+		return
+	}
+	a, u := &s.dialect.agui.conv, &s.dialect.ui.conv
+	n.At = len(a.Messages)
+	a.Notes = append(a.Notes, n)
+	n.At = len(u.Messages)
+	u.Notes = append(u.Notes, n)
+}
+
+// showNote shows a kept note again, as it was shown: after the group
+// before it.
+func (s *Store) showNote(n ShownNote) {
+	var it *Item
+	switch n.Kind {
+	case "error":
+		it = s.newItem(KindError)
+		it.Text, it.ErrorType = n.Text, n.Code
+	case "notice":
+		it = s.newItem(KindNotice)
+		it.Notice = &Notice{Reason: n.Reason, Detail: n.Detail}
+	case "stopped":
+		it = s.newItem(KindStopped)
+	default:
+		return // a kind this version does not know
+	}
+	s.standalone(it)
+}
+
+// notesFrom is notes for a conversation cut at message i: the notes of
+// the turns left out go with them.
+func notesFrom(notes []ShownNote, i int) []ShownNote {
+	var out []ShownNote
+	for _, n := range notes {
+		if i > 0 && n.At <= i {
+			continue
+		}
+		n.At -= i
+		out = append(out, n)
+	}
+	return out
 }
 
 // OpenInterrupt is an interrupt the agent waits on, with its answer once
@@ -57,6 +146,44 @@ type OpenInterrupt struct {
 	ClientTool *ClientToolCall `json:"clientTool,omitempty"`
 }
 
+// TurnStarts are the indexes of the user messages but a first one: where
+// the conversation can be cut so that what is kept starts with a message
+// of the user's (a save that leaves the oldest turns out).
+func (c AGUIConversation) TurnStarts() []int {
+	var out []int
+	for i := 1; i < len(c.Messages); i++ {
+		if c.Messages[i].Role == "user" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// From is the conversation from message i on (a TurnStarts index): the
+// cards of the interrupts answered before it go with the messages left
+// out, the others move with their messages. The thread and the agent's
+// state stay.
+func (c AGUIConversation) From(i int) AGUIConversation {
+	i = min(max(i, 0), len(c.Messages))
+	out := c
+	out.Messages = c.Messages[i:len(c.Messages):len(c.Messages)]
+	out.Answered = nil
+	for _, oi := range c.Answered {
+		if i > 0 && oi.At <= i {
+			continue // answered in a turn left out
+		}
+		oi.At -= i
+		out.Answered = append(out.Answered, oi)
+	}
+	out.Interrupts = nil
+	for _, oi := range c.Interrupts {
+		oi.At = max(oi.At-i, 0)
+		out.Interrupts = append(out.Interrupts, oi)
+	}
+	out.Notes = notesFrom(c.Notes, i)
+	return out
+}
+
 // find returns the message with that id, the newest if several, or nil.
 func (c *AGUIConversation) find(id string) *wire.AGUIMessage {
 	if id == "" {
@@ -68,6 +195,17 @@ func (c *AGUIConversation) find(id string) *wire.AGUIMessage {
 		}
 	}
 	return nil
+}
+
+// newThinkingID names the reasoning message of a deprecated
+// THINKING_TEXT_MESSAGE_START: by its place, so that applying a stream
+// stays deterministic, and unlike any message's id.
+func (c *AGUIConversation) newThinkingID() string {
+	id := "thinking-" + strconv.Itoa(len(c.Messages)+1)
+	for c.find(id) != nil {
+		id += "'"
+	}
+	return id
 }
 
 func (c *AGUIConversation) add(m wire.AGUIMessage) {
@@ -180,7 +318,7 @@ func (s *Store) rebuildAGUI(c AGUIConversation, running bool) {
 		st.runID, st.runInterrupts = old.dialect.agui.runID, old.dialect.agui.runInterrupts
 		s.dialect.ui = old.dialect.ui
 	}
-	s.replayAGUIMessages(c.Messages, c.Answered)
+	s.replayAGUIMessages(c.Messages, c.Answered, c.Notes)
 	st := &s.dialectState().agui
 	for i := range c.Interrupts {
 		if c.Interrupts[i].Status == "" {
@@ -202,16 +340,26 @@ func (s *Store) rebuildAGUI(c AGUIConversation, running bool) {
 }
 
 // replayAGUIMessages shows messages by applying the events that would have
-// made them, with the cards of the interrupts answered between them.
-func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage, answered []OpenInterrupt) {
+// made them, with the cards of the interrupts answered between them and
+// the notes shown between them (those after the last message, or beyond
+// it after a MESSAGES_SNAPSHOT shortened the messages, at the end).
+func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage, answered []OpenInterrupt, notes []ShownNote) {
 	str := func(v string) json.RawMessage { raw, _ := json.Marshal(v); return raw }
-	next := 0
+	next, nextNote := 0, 0
 	showAnswered := func(upTo int) {
 		for ; next < len(answered) && answered[next].At <= upTo; next++ {
 			s.showAnswered(answered[next])
 		}
+		for ; nextNote < len(notes) && notes[nextNote].At <= upTo; nextNote++ {
+			s.showNote(notes[nextNote])
+		}
 	}
-	defer showAnswered(len(msgs))
+	defer func() {
+		showAnswered(len(msgs))
+		for _, n := range notes[nextNote:] {
+			s.showNote(n)
+		}
+	}()
 	for i := range msgs {
 		showAnswered(i)
 		m := &msgs[i]

@@ -21,6 +21,9 @@ type UIConversation struct {
 	// Active is the response being streamed when the conversation was
 	// saved, nil when none: a reload asks the route for it again.
 	Active *UIActive `json:"active,omitempty"`
+	// Notes are what the page showed that the messages do not hold (an
+	// error chunk, notices, stops): a reload shows them where they were.
+	Notes []ShownNote `json:"notes,omitempty"`
 }
 
 // UIActive is a response being streamed: the assistant message it writes
@@ -29,6 +32,29 @@ type UIConversation struct {
 type UIActive struct {
 	MessageID string `json:"messageId,omitempty"`
 	BaseParts int    `json:"baseParts"`
+}
+
+// TurnStarts are the indexes of the user messages but a first one: where
+// the conversation can be cut so that what is kept starts with a message
+// of the user's (a save that leaves the oldest turns out).
+func (c UIConversation) TurnStarts() []int {
+	var out []int
+	for i := 1; i < len(c.Messages); i++ {
+		if c.Messages[i].Role == "user" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// From is the conversation from message i on (a TurnStarts index). The
+// response being streamed, if any, writes the newest message: it stays.
+func (c UIConversation) From(i int) UIConversation {
+	i = min(max(i, 0), len(c.Messages))
+	out := c
+	out.Messages = c.Messages[i:len(c.Messages):len(c.Messages)]
+	out.Notes = notesFrom(c.Notes, i)
+	return out
 }
 
 // startMessage begins the assistant message a response writes: the one it
@@ -244,7 +270,7 @@ func cloneUI(c UIConversation) UIConversation {
 func (s *Store) RestoreUI(c UIConversation) Changes {
 	c = cloneUI(c)
 	s.resetKeepingCounters()
-	s.replayUIMessages(c.Messages)
+	s.replayUIMessages(c.Messages, c.Notes)
 	s.endDialectRun(StatusIdle)
 	st := &s.dialectState().ui
 	st.init()
@@ -307,10 +333,22 @@ func (s *Store) EndUIResume() {
 }
 
 // replayUIMessages shows messages by applying the chunks that would have
-// made them.
-func (s *Store) replayUIMessages(msgs []wire.UIMessage) {
+// made them, with the notes shown between them.
+func (s *Store) replayUIMessages(msgs []wire.UIMessage, notes []ShownNote) {
 	str := func(v string) string { return v }
+	next := 0
+	showNotes := func(upTo int) {
+		for ; next < len(notes) && notes[next].At <= upTo; next++ {
+			s.showNote(notes[next])
+		}
+	}
+	defer func() {
+		for _, n := range notes[next:] {
+			s.showNote(n)
+		}
+	}()
 	for i := range msgs {
+		showNotes(i)
 		m := &msgs[i]
 		switch m.Role {
 		case "user":

@@ -136,13 +136,3 @@ func ParseEditedArgs(text string) (json.RawMessage, error) {
 	}
 	return b.Bytes(), nil
 }
-
-// IndentJSON formats a JSON value for reading (tool requests, artifacts).
-// Text that is not JSON is returned as is.
-func IndentJSON(raw []byte) string {
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return string(raw)
-	}
-	return b.String()
-}

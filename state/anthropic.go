@@ -334,6 +334,7 @@ func (s *Store) addNotice(reason, detail string) {
 	it := s.newItem(KindNotice)
 	it.Notice = &Notice{Reason: reason, Detail: detail}
 	s.standalone(it)
+	s.keepShown(it)
 }
 
 // loopWentOn applies a message_start to the tools of the message before it.

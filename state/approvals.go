@@ -258,6 +258,7 @@ func (s *Store) decideTool(it *Item, d wire.Decision) {
 			msg := d.Message
 			t.Result = &msg
 		}
+		t.Rejected = true
 		s.setToolStatus(it, ToolError)
 	case "respond":
 		msg := d.Message

@@ -205,9 +205,9 @@ func siblingIDs(p *msgNode) []string {
 	return ids
 }
 
-// markAnswer shows an answer's ref on its last top-level item, once its
-// turn has ended (endTurn).
-func (s *Store) markAnswer() {
+// markAnswerRef shows an answer's ref on its last top-level item, once
+// its turn has ended (endTurn).
+func (s *Store) markAnswerRef() {
 	if s.tree == nil {
 		return
 	}

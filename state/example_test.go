@@ -53,7 +53,7 @@ func ExampleStore() {
 	// applied, 1 item(s) to redraw, agent running
 	// applied, 1 item(s) to redraw, agent running
 	// skipped, 0 item(s) to redraw, agent running
-	// applied, 0 item(s) to redraw, agent idle
+	// applied, 1 item(s) to redraw, agent idle
 	// {
 	//   "agent_status": "idle",
 	//   "last_event_id": "49",

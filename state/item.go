@@ -56,6 +56,9 @@ type Item struct {
 	Final bool   // text: is_final
 	// Cut: the text reached MaxItemText and what came after was dropped.
 	Cut bool
+	// Answer marks a turn's answer: its last top-level text, once the turn
+	// has ended (answer.go). The UI gives it the copy button.
+	Answer bool
 	// ErrorType is an error item's error.type when the backend sent one
 	// (agent_restarted, overloaded_error...), so the page can say it in
 	// the reader's language.
@@ -141,6 +144,10 @@ type Tool struct {
 	// redacted result, an encrypted code execution result); Result holds an
 	// English sentence, the UI says so in its own words.
 	Encrypted bool
+	// Cancelled: its result came with status cancelled; Rejected: its
+	// approval was rejected. Both have Status ToolError (PROTOCOL.md
+	// section 3); the UI tells them from a failure.
+	Cancelled, Rejected bool
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta

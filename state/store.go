@@ -155,6 +155,7 @@ type openBlock struct {
 	kind        string
 	item        *Item
 	approvalKey string
+	createdAt   string // an approval_request block's created_at, for its delta
 	text        strings.Builder
 	cited       bool // a text block that carries citations
 	// firstCitation is the index in the item's Citations of the block's
@@ -535,7 +536,7 @@ func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
 		if b.ApprovalKey == "" {
 			return false
 		}
-		ob.approvalKey = b.ApprovalKey
+		ob.approvalKey, ob.createdAt = b.ApprovalKey, b.CreatedAt
 		if actions := firstNonEmpty(b.ActionRequests, b.ActionRequestsCamel); len(actions) > 0 {
 			s.approvalRequest(b.ApprovalKey, actions, firstNonEmpty(b.ReviewConfigs, b.ReviewConfigsCamel), b.TimeoutSeconds, b.CreatedAt)
 		}
@@ -612,7 +613,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
-			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, "")
+			s.approvalRequest(ob.approvalKey, d.ActionRequests, d.ReviewConfigs, d.TimeoutSeconds, ob.createdAt)
 		}
 	}
 	return true
@@ -755,6 +756,7 @@ func (s *Store) addError(text, errorType string) {
 	it.Text = text
 	it.ErrorType = errorType
 	s.standalone(it)
+	s.keepShown(it)
 }
 
 func (s *Store) addUser(text string) {
@@ -776,6 +778,7 @@ func (s *Store) terminal(it *Item, status AgentStatus) {
 		s.expire(s.pending[0], ToolInterrupted)
 	}
 	s.standalone(it)
+	s.keepShown(it)
 	s.setStatus(status)
 	s.dialectText = nil
 	s.openMessageID = "" // the message ended with the run
@@ -799,6 +802,9 @@ func (s *Store) setStatus(st AgentStatus) {
 		clear(s.active)
 		if s.dialect != nil && len(s.dialect.agui.subagents) > 0 {
 			s.aguiCloseSubagents(&s.dialect.agui) // their run is over
+		}
+		if s.turn == nil {
+			s.markAnswer() // a dialect that keeps no turns (AI SDK)
 		}
 	}
 	s.status = st

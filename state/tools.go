@@ -109,8 +109,12 @@ func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessa
 	}
 	t.awaitingKey = ""
 	st := ToolDone
+	t.Cancelled = false
 	switch status {
-	case "error", "cancelled", "canceled", "failed":
+	case "cancelled", "canceled":
+		t.Cancelled = true
+		st = ToolError
+	case "error", "failed":
 		st = ToolError
 	}
 	s.setToolStatus(it, st)

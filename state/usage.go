@@ -135,12 +135,13 @@ func (s *Store) startTurn() {
 // endTurn ends the turn in progress: its last top-level item shows the
 // turn's usage, when its messages reported any.
 func (s *Store) endTurn() {
-	s.markAnswer()
+	s.markAnswerRef()
 	t := s.turn
 	if t == nil {
 		return
 	}
 	s.commitMessageUsage()
+	s.markAnswer()
 	s.turn = nil
 	if !t.hasUsage || len(s.items) <= t.first {
 		return

@@ -1,4 +1,4 @@
-// Host tests (see syscalljs_patch_test.go).
+// Host tests (see runtime_patch_test.go).
 //go:build !js
 
 package main
@@ -7,20 +7,31 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
+const goAppModule = "github.com/maxence-charriere/go-app/v10"
+
 // TestGoAppPatch checks wasm/goapp-wasm.patch the way the Makefile uses
-// it: it applies to the go-app release go.mod names, the patched
-// canUpdateValue (whether a component's prop changed) answers as
-// reflect.DeepEqual does, go-app's own test of it included, and short
-// strings given to JavaScript are converted once and shared. They run as
-// js/wasm under Node: the patched copy leaves out the server side, so it
-// builds for the browser only.
+// it (tools/patchmod, on the release go.mod pins): go-app's own tests
+// pass on the patched copy, natively; under Node (js/wasm) so do they and
+// Stepwise's tests of the patch (testdata/goapp): the patched
+// canUpdateValue answers as reflect.DeepEqual does, short strings given
+// to JavaScript are converted once and shared, a growing text is given
+// what it gained, and so on.
 func TestGoAppPatch(t *testing.T) {
-	needTools(t, "node", "patch")
-	dir, _, _ := patchedModule(t, "github.com/maxence-charriere/go-app/v10", "goapp-wasm.patch")
+	needTools(t, "node")
+	dir, _ := preparePatches(t, "goapp-wasm.patch").moduleCopy(t, goAppModule)
+
+	native := exec.Command("go", "test", "-count=1", "./pkg/...")
+	native.Dir = dir
+	native.Env = withGoFlags("-mod=mod")
+	if out, err := native.CombinedOutput(); err != nil {
+		t.Fatalf("go-app's own tests fail with the patch: %v\n%s", err, out)
+	}
+
 	test, err := os.ReadFile(filepath.Join("testdata", "goapp", "node_stepwise_test.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -32,10 +43,10 @@ func TestGoAppPatch(t *testing.T) {
 		"-exec", filepath.Join(goEnv(t, "GOROOT"), "lib", "wasm", "go_js_wasm_exec"),
 		"-run", "^("+strings.Join(patchTests, "|")+")$", "./pkg/app")
 	run.Dir = dir
-	run.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
+	run.Env = withGoFlags("-mod=mod", "GOOS=js", "GOARCH=wasm")
 	out, err := run.CombinedOutput()
 	if err != nil {
-		t.Fatalf("go-app's prop comparison, patched: %v\n%s", err, out)
+		t.Fatalf("go-app patched, under Node: %v\n%s", err, out)
 	}
 	for _, name := range patchTests {
 		if !strings.Contains(string(out), "--- PASS: "+name+" ") {
@@ -49,34 +60,34 @@ func TestGoAppPatch(t *testing.T) {
 	}
 }
 
-// patchTests are the tests TestGoAppPatch runs in the patched go-app: its
-// own of the prop comparison, and Stepwise's in testdata/goapp.
-var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestFormatStringAsFmt", "TestCanUpdateValueWithoutDeepEqual", "TestUpdateComponentUnchangedWithoutAllocation", "TestBaseContextMadeOnce", "TestSyscallJSArgSharesShortStrings", "TestDispatchRunsAtOnceWhenIdle", "TestNodesTakeNoExtraReferences", "TestTextGrowsByAppending"}
+// patchTests are the tests TestGoAppPatch runs in the patched go-app under
+// Node: its own of the prop comparison, and Stepwise's in testdata/goapp.
+var patchTests = []string{"TestCanUpdateValue", "TestCanUpdateValueAsDeepEqual", "TestFormatStringAsFmt", "TestCanUpdateValueWithoutDeepEqual", "TestUpdateComponentUnchangedWithoutAllocation", "TestBaseContextMadeOnce", "TestSyscallJSArgSharesShortStrings", "TestNodesTakeNoExtraReferences", "TestTextGrowsByAppending"}
 
-// patchedModule copies the module go.mod names at modulePath (its release
-// in the module cache) and applies wasm/patchName to the copy, as the
-// Makefile does. It returns the copy's directory, the module cache's and
-// the release.
-func patchedModule(t *testing.T, modulePath, patchName string) (dir, stockDir, version string) {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", modulePath).Output()
-	if err != nil {
-		t.Fatalf("go list -m %s: %v", modulePath, err)
+// TestGoAppOmitServer checks the build tag of wasm/goapp-wasm.patch as the
+// Makefile uses it: the browser main built with goappomitserver links
+// neither net/http nor crypto/tls, which it does without the tag (they
+// come from go-app's server side alone). Natively, without the tag, the
+// patched go-app keeps its server side: TestGoAppPatch runs its tests of
+// Handler, and the server builds with it.
+func TestGoAppOmitServer(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	deps := func(tags string) []string {
+		list := exec.Command("go", "list", "-deps", "-tags", tags, ".")
+		list.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+		out, err := list.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q: %v\n%s", tags, err, out)
+		}
+		return strings.Fields(string(out))
 	}
-	stockDir, version, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
-	dir = filepath.Join(t.TempDir(), "module")
-	if err := os.CopyFS(dir, os.DirFS(stockDir)); err != nil {
-		t.Fatal(err)
+	stripped, full := deps("goappomitserver"), deps("")
+	for _, pkg := range []string{"net/http", "crypto/tls"} {
+		if slices.Contains(stripped, pkg) {
+			t.Errorf("the wasm built with goappomitserver links %s", pkg)
+		}
+		if !slices.Contains(full, pkg) {
+			t.Errorf("without goappomitserver the wasm does not link %s: the tag is no longer what keeps it out", pkg)
+		}
 	}
-	patchFile, err := os.Open(patchName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer patchFile.Close()
-	patch := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir)
-	patch.Stdin = patchFile
-	if out, err := patch.CombinedOutput(); err != nil {
-		t.Fatalf("wasm/%s does not apply to %s %s: %v\n%s", patchName, modulePath, version, err, out)
-	}
-	return dir, stockDir, version
 }

@@ -1,4 +1,4 @@
-// Host tests (see syscalljs_patch_test.go).
+// Host tests (see runtime_patch_test.go).
 //go:build !js
 
 package main
@@ -15,18 +15,18 @@ import (
 )
 
 // TestGoldmarkPatch checks wasm/goldmark-wasm.patch the way the Makefile
-// uses it: it applies to the goldmark release go.mod names, goldmark's own
+// uses it (tools/patchmod, on the release go.mod pins): goldmark's own
 // tests pass on the patched copy (the CommonMark spec among them: the lazy
 // regular expressions and table must parse as before), and the packages it
 // changes allocate almost nothing as a program starts, where the stock
 // ones compile their regular expressions and fill the table.
 func TestGoldmarkPatch(t *testing.T) {
-	needTools(t, "patch")
-	dir, stockDir, version := patchedModule(t, "github.com/yuin/goldmark", "goldmark-wasm.patch")
+	dir, version := preparePatches(t, "goldmark-wasm.patch").moduleCopy(t, "github.com/yuin/goldmark")
+	stockDir := stockModule(t, "github.com/yuin/goldmark")
 
 	test := exec.Command("go", "test", "-count=1", "./...")
 	test.Dir = dir
-	test.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	test.Env = withGoFlags("-mod=mod")
 	if out, err := test.CombinedOutput(); err != nil {
 		t.Fatalf("goldmark's own tests fail with the patch: %v\n%s", err, out)
 	}
@@ -69,7 +69,7 @@ func goldmarkInitBytes(t *testing.T, dir, version string) map[string]int {
 	}
 	run := exec.Command("go", "run", ".")
 	run.Dir = mod
-	run.Env = append(os.Environ(), "GODEBUG=inittrace=1", "GOFLAGS=-mod=mod")
+	run.Env = withGoFlags("-mod=mod", "GODEBUG=inittrace=1")
 	out, err := run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go run testdata/goldmarkinit: %v\n%s", err, out)

@@ -1,4 +1,6 @@
-// Host tests (see syscalljs_patch_test.go).
+// The patch tests run on the host: they build wasm programs and run them
+// under Node (with the wasm_exec.js the site serves, from server/site,
+// which does not build for js).
 //go:build !js
 
 package main
@@ -7,28 +9,40 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"stepwise/server/site"
 )
 
 // TestRuntimePatch checks wasm/goruntime-wasm.patch against the Go that
-// runs the test: it must apply to this release's runtime; with it a
-// collection left to the background mark workers must give JavaScript the
-// event loop back before it finishes (testdata/gcslice under Node), where
-// the stock runtime marks the whole heap first, and a collection inside a
-// call from JavaScript must still return; and calls from JavaScript must
-// read the clock less.
+// runs the test, as tools/patchmod applies it: with it a collection left
+// to the background mark workers must give JavaScript the event loop back
+// before it finishes (testdata/gcslice under Node), where the stock
+// runtime marks the whole heap first, and a collection inside a call from
+// JavaScript must still return; calls from JavaScript must read the clock
+// less; and the overlay, which every go command of the Makefile builds
+// with, must build the runtime of other platforms too.
 func TestRuntimePatch(t *testing.T) {
-	needTools(t, "node", "patch")
-	overlayFile := goRootOverlay(t, "goruntime-wasm.patch")
+	needTools(t, "node")
+	patched := preparePatches(t, "goruntime-wasm.patch").goFlags()
+
+	for _, platform := range [][2]string{{goEnv(t, "GOHOSTOS"), goEnv(t, "GOHOSTARCH")}, {"wasip1", "wasm"}, {"windows", "amd64"}} {
+		build := exec.Command("go", "build", "runtime")
+		build.Env = withGoFlags(patched, "GOOS="+platform[0], "GOARCH="+platform[1])
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Errorf("the runtime for %s/%s does not build with the overlay: %v\n%s", platform[0], platform[1], err, out)
+		}
+	}
 
 	dir := t.TempDir()
-	stock := buildWasm(t, "./testdata/gcslice", filepath.Join(dir, "stock.wasm"))
-	sliced := buildWasm(t, "./testdata/gcslice", filepath.Join(dir, "sliced.wasm"), "-overlay", overlayFile)
+	stock := buildWasm(t, "./testdata/gcslice", filepath.Join(dir, "stock.wasm"), "")
+	sliced := buildWasm(t, "./testdata/gcslice", filepath.Join(dir, "sliced.wasm"), patched)
 
 	stockTasks := tasksDuringCollection(t, stock, "idle")
 	slicedTasks := tasksDuringCollection(t, sliced, "idle")
@@ -49,75 +63,22 @@ func TestRuntimePatch(t *testing.T) {
 	// varies by a few), and the patched checkTimeouts reads none without a
 	// note to check.
 	wasmExec := servedWasmExec(t, dir)
-	plain := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "events-stock.wasm")))
-	patched := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "events-patched.wasm"), "-overlay", overlayFile))
-	t.Logf("clock reads during 3,000 calls from JavaScript: stock runtime %d, patched %d", plain.Calls["runtime.nanotime1"], patched.Calls["runtime.nanotime1"])
-	if patched.Calls["runtime.nanotime1"] > plain.Calls["runtime.nanotime1"]-750 {
-		t.Errorf("with the patch Go read the clock %d times during 3,000 calls from JavaScript, the stock runtime %d: want one read fewer for every four calls at least", patched.Calls["runtime.nanotime1"], plain.Calls["runtime.nanotime1"])
+	plain := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "events-stock.wasm"), ""))
+	fewer := runJSEvents(t, wasmExec, buildWasm(t, "./testdata/jsevents", filepath.Join(dir, "events-patched.wasm"), patched))
+	t.Logf("clock reads during 3,000 calls from JavaScript: stock runtime %d, patched %d", plain.Calls["runtime.nanotime1"], fewer.Calls["runtime.nanotime1"])
+	if fewer.Calls["runtime.nanotime1"] > plain.Calls["runtime.nanotime1"]-750 {
+		t.Errorf("with the patch Go read the clock %d times during 3,000 calls from JavaScript, the stock runtime %d: want one read fewer for every four calls at least", fewer.Calls["runtime.nanotime1"], plain.Calls["runtime.nanotime1"])
 	}
-}
-
-// goRootOverlay applies patchName (a patch of GOROOT/src files, paths
-// a/runtime/... or a/syscall/js/...) to copies of the files it names, as
-// the Makefile does, and returns a go build -overlay file for them. The
-// patch must apply to the release of the Go that runs the test.
-func goRootOverlay(t *testing.T, patchName string) string {
-	t.Helper()
-	src := filepath.Join(goEnv(t, "GOROOT"), "src")
-	dir := t.TempDir()
-	patchFile, err := filepath.Abs(patchName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	patchText, err := os.ReadFile(patchFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlay := map[string]string{}
-	for _, line := range strings.Split(string(patchText), "\n") {
-		name, ok := strings.CutPrefix(line, "--- a/")
-		if !ok {
-			continue
-		}
-		text, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		copyPath := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(copyPath), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(copyPath, text, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		overlay[filepath.Join(src, name)] = copyPath
-	}
-	if len(overlay) == 0 {
-		t.Fatalf("wasm/%s names no file", patchName)
-	}
-	apply := exec.Command("patch", "--batch", "-s", "-p1", "-F0", "-d", dir, "-i", patchFile)
-	if out, err := apply.CombinedOutput(); err != nil {
-		t.Fatalf("wasm/%s does not apply to %s (redo it for this release): %v\n%s", patchName, goEnv(t, "GOVERSION"), err, out)
-	}
-	overlayJSON, err := json.Marshal(map[string]any{"Replace": overlay})
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlayFile := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlayFile, overlayJSON, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return overlayFile
 }
 
 // buildWasm builds the program in pkg (a ./testdata directory) for
-// js/wasm with the given build flags.
-func buildWasm(t *testing.T, pkg, wasmFile string, flags ...string) string {
+// js/wasm with the given GOFLAGS ("": the stock modules and Go).
+func buildWasm(t *testing.T, pkg, wasmFile, goFlags string) string {
 	t.Helper()
-	build := exec.Command("go", append(append([]string{"build"}, flags...), "-o", wasmFile, pkg)...)
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	build := exec.Command("go", "build", "-o", wasmFile, pkg)
+	build.Env = withGoFlags(goFlags, "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
+		t.Fatalf("go build (GOFLAGS=%s): %v\n%s", goFlags, err, out)
 	}
 	return wasmFile
 }
@@ -148,16 +109,6 @@ func tasksDuringCollection(t *testing.T, wasmFile, mode string) int {
 	return *result.Ticks
 }
 
-// needTools skips the test unless every tool is installed.
-func needTools(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (.ci/run installs it)", tool)
-		}
-	}
-}
-
 func goEnv(t *testing.T, name string) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", name).Output()
@@ -165,4 +116,64 @@ func goEnv(t *testing.T, name string) string {
 		t.Fatal(fmt.Errorf("go env %s: %w", name, err))
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// servedWasmExec writes the wasm_exec.js the site serves into dir and
+// returns its path.
+func servedWasmExec(t *testing.T, dir string) string {
+	t.Helper()
+	web := filepath.Join(dir, "web")
+	if err := os.MkdirAll(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(web, "app.wasm"), []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	handler, err := site.New(site.Config{WebDir: web})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/wasm_exec.js", nil)) // a Host the site answers to
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "globalThis.Go") {
+		t.Fatalf("the site's wasm_exec.js: status %d:\n%s", rec.Code, rec.Body)
+	}
+	path := filepath.Join(dir, "wasm_exec.js")
+	if err := os.WriteFile(path, rec.Body.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type jsEventsResult struct {
+	Sum, Nested, Held  int
+	Calls              map[string]int // calls out of the wasm during the first calls, by import name
+	Many, Once, Errors []string
+}
+
+// syscallJSCalls is how many calls out of the wasm syscall/js made.
+func (r jsEventsResult) syscallJSCalls() int {
+	n := 0
+	for name, c := range r.Calls {
+		if strings.HasPrefix(name, "syscall/js.") {
+			n += c
+		}
+	}
+	return n
+}
+
+func runJSEvents(t *testing.T, wasmExec, wasmFile string) jsEventsResult {
+	t.Helper()
+	// A guard against a hang, not a measure.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "node", "testdata/jsevents/run.js", wasmExec, wasmFile).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node run.js: %v\n%s", err, out)
+	}
+	var r jsEventsResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("run.js printed %q: %v", out, err)
+	}
+	return r
 }

@@ -120,7 +120,7 @@ new MutationObserver(() => {
 		t.Errorf("the status region said %q", got)
 	}
 	p.send("/question")
-	p.waitJS(`window.__said.includes("The assistant asks you a question.")`, 15*time.Second)
+	p.waitJS(`window.__said.includes("The assistant asks you a question. Alt+Shift+A goes to it.")`, 15*time.Second)
 }
 
 // TeX becomes MathML the browser lays out; prices stay text; TeX it cannot

@@ -73,7 +73,8 @@ func frozenAt(i int) string {
 // the newest two is frozen, with its items in it.
 func openFrozenConversation(t *testing.T, p *page, file string) {
 	t.Helper()
-	writeLongConversation(t, filepath.Join("testdata", file), groups)
+	// Turns of 10 groups: every chunk holds an answer with its copy button.
+	writeLongConversationTurns(t, filepath.Join("testdata", file), groups, 10)
 	p.focused()
 	p.open("/?replay=/streams/" + file + "&rate=max&lang=en")
 	p.waitJS(`window.__result`, 2*time.Minute)

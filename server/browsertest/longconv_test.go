@@ -19,6 +19,13 @@ import (
 // followed by an answer that names its number ("needle 17"): 2n top-level
 // items. It returns the number of events.
 func writeLongConversation(t *testing.T, path string, n int) int {
+	return writeLongConversationTurns(t, path, n, 0)
+}
+
+// writeLongConversationTurns is writeLongConversation in turns of
+// turnGroups groups each (0: one turn), so that each turn's last answer
+// has its copy button.
+func writeLongConversationTurns(t *testing.T, path string, n, turnGroups int) int {
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +56,11 @@ func writeLongConversation(t *testing.T, path string, n int) int {
 		emit(map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "text_delta", "text": fmt.Sprintf("Answer with needle %d inside.", g)}})
 		emit(map[string]any{"type": "content_block_stop", "index": idx})
 		idx++
+		if turnGroups > 0 && (g+1)%turnGroups == 0 && g+1 < n {
+			emit(map[string]any{"type": "message_stop"})
+			emit(map[string]any{"type": "message_start", "message": map[string]any{"id": fmt.Sprintf("m%d", g), "role": "assistant", "message_type": "chat"}})
+			idx = 0
+		}
 	}
 	emit(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "end_turn"}})
 	emit(map[string]any{"type": "message_stop"})

@@ -240,7 +240,8 @@ func TestPlanLayoutOnAPhone(t *testing.T) {
 			problems := eval[[]string](p, `(() => {
   const out = [], w = document.documentElement.clientWidth;
   if (document.documentElement.scrollWidth > w) out.push("page scrolls sideways");
-  for (const sel of ['[data-testid="plan-button"]', '[data-testid="sources-button"]', '[data-testid="plan-popover"]']) {
+  // (No Sources button: the plan scenario has no sources.)
+  for (const sel of ['[data-testid="plan-button"]', '[data-testid="plan-popover"]']) {
     const r = document.querySelector(sel).getBoundingClientRect();
     if (r.left < 0 || r.right > w || r.width < 24) out.push(sel + " off screen: " + JSON.stringify(r));
   }

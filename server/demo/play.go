@@ -41,7 +41,11 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 			s.running = nil
 		}
 	}()
+	outcome := "" // of the last approval wait (Outcomes)
 	for i, st := range sc.Steps {
+		if !st.plays(outcome) {
+			continue
+		}
 		switch {
 		case st.SleepMs > 0:
 			if !sleep(ctx, time.Duration(float64(st.SleepMs)/speed*float64(time.Millisecond))) {
@@ -52,7 +56,8 @@ func (s *Session) play(ctx context.Context, r *run, sc *Scenario, suffix string,
 				return
 			}
 		case st.Wait == WaitApproval:
-			if !s.await(ctx, r) {
+			var ok bool
+			if outcome, ok = s.await(ctx, r); !ok {
 				return
 			}
 		case st.Wait == WaitGate:
@@ -81,6 +86,7 @@ func (s *Session) emitStep(r *run, raw json.RawMessage, suffix string, last bool
 	if s.running != r {
 		return false
 	}
+	stampApproval(ev, s.agent.now())
 	if id, ok := resultFor(ev); !ok || !r.skip[id] {
 		s.emitLocked(ev)
 	}
@@ -113,6 +119,7 @@ func (s *Session) answer(ans approvalAnswer) error {
 			return fmt.Errorf("approval %q: %w", ans.key, err)
 		}
 		ev["answers"] = ans.answers
+		r.outcome = "answered"
 	case it.Approval != nil:
 		if ans.decisions == nil || ans.answers != nil {
 			return fmt.Errorf("approval %q needs decisions", ans.key)
@@ -126,6 +133,9 @@ func (s *Session) answer(ans approvalAnswer) error {
 			return err
 		}
 		ev["decisions"] = ans.decisions
+		if len(ans.decisions) > 0 {
+			r.outcome = ans.decisions[0].Type
+		}
 		// Rejected or answered-in-place tools do not run: drop their results.
 		tools := concernedTools(it)
 		for i, d := range ans.decisions {
@@ -174,40 +184,46 @@ func pendingItem(it *state.Item) bool {
 
 // await waits until the pending approval is answered (answer emits the
 // approval_result) or times out (then it sends approval_timeout). It
-// returns false when the run ended.
-func (s *Session) await(ctx context.Context, r *run) bool {
+// returns how it ended (Outcomes), and false when the run ended.
+func (s *Session) await(ctx context.Context, r *run) (string, bool) {
 	s.mu.Lock()
-	p := s.store.Pending()
+	p, outcome := s.store.Pending(), r.outcome
 	s.mu.Unlock()
 	if p == nil {
-		return true // answered already
+		return outcome, true // answered already
 	}
 	key, timeout := approvalKey(p)
 	if timeout <= 0 {
 		timeout = state.DefaultTimeoutSeconds
 	}
-	timer := time.NewTimer(time.Duration(timeout * float64(time.Second)))
+	wait := time.Duration(timeout * float64(time.Second))
+	// The time it waits is counted from the request's created_at, as the
+	// client counts it down.
+	if at, err := time.Parse(time.RFC3339, approvalCreatedAt(p)); err == nil {
+		wait = at.Add(wait).Sub(s.agent.now())
+	}
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return false
+			return "", false
 		case <-r.answered:
 			s.mu.Lock()
-			running, pending := s.running == r, pendingItem(s.store.Approval(key))
+			running, pending, outcome := s.running == r, pendingItem(s.store.Approval(key)), r.outcome
 			s.mu.Unlock()
 			if !running {
-				return false
+				return "", false
 			}
 			if !pending {
-				return true
+				return outcome, true
 			}
 			// The wake was for an earlier approval: wait on.
 		case <-timer.C:
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if s.running != r {
-				return false
+				return "", false
 			}
 			if it := s.store.Approval(key); pendingItem(it) {
 				// A timed-out tool never runs.
@@ -215,8 +231,9 @@ func (s *Session) await(ctx context.Context, r *run) bool {
 					r.skip[id] = true
 				}
 				s.emitLocked(map[string]any{"type": "approval_timeout", "approval_key": key})
+				r.outcome = "timeout"
 			}
-			return true
+			return r.outcome, true
 		}
 	}
 }
@@ -227,6 +244,28 @@ func approvalKey(it *state.Item) (string, float64) {
 		return it.Question.ApprovalKey, it.Question.TimeoutSeconds
 	}
 	return it.Approval.ApprovalKey, it.Approval.TimeoutSeconds
+}
+
+// approvalCreatedAt is when a pending item was asked (stampApproval).
+func approvalCreatedAt(it *state.Item) string {
+	if it.Question != nil {
+		return it.Question.CreatedAt
+	}
+	return it.Approval.CreatedAt
+}
+
+// stampApproval gives an approval_request block its created_at, when the
+// scenario gave none: a client that reloads counts down from there, not
+// from the reload (docs/protocol-extensions.md).
+func stampApproval(ev map[string]any, now time.Time) {
+	if ev["type"] != "content_block_start" {
+		return
+	}
+	b, _ := ev["content_block"].(map[string]any)
+	if b["type"] != "approval_request" || b["created_at"] != nil {
+		return
+	}
+	b["created_at"] = now.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
 // concernedTools lists the tool id each action of an approval concerns,

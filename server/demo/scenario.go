@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +45,16 @@ type Step struct {
 	Event   json.RawMessage `json:"event,omitempty"`
 	SleepMs int             `json:"sleep_ms,omitempty"`
 	Wait    string          `json:"wait,omitempty"`
+	// When plays the line only after the user's answer to the last
+	// approval wait was one of these outcomes (Outcomes): a scenario tells
+	// what its agent does after an approval, a rejection, a response.
+	When []string `json:"when,omitempty"`
 }
+
+// Outcomes are the answers to an approval wait a "when" may name: a
+// decision's type (its first action's), a question's answers, or no answer
+// in time.
+var Outcomes = []string{"approve", "edit", "reject", "respond", "answered", "timeout"}
 
 // Scenario is a named script of steps.
 type Scenario struct {
@@ -160,6 +170,14 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 		if kinds != 1 {
 			return nil, fail(n, "a line holds exactly one of event, sleep_ms and wait")
 		}
+		for _, w := range st.When {
+			if !slices.Contains(Outcomes, w) {
+				return nil, fail(n, "unknown outcome %q in when (want one of %s)", w, strings.Join(Outcomes, ", "))
+			}
+		}
+		if len(st.When) > 0 && !v.waited {
+			return nil, fail(n, `"when" before any "wait": "approval"`)
+		}
 		switch {
 		case st.SleepMs < 0:
 			return nil, fail(n, "sleep_ms is negative")
@@ -191,6 +209,9 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	if sc.lastEvent < 0 {
 		return nil, fail(0, "no events")
 	}
+	if len(sc.Steps[sc.lastEvent].When) > 0 {
+		return nil, fail(lastLine, `the last event has a "when": the run must end whatever the answer`)
+	}
 	if v.store.Status() == state.StatusRunning {
 		return nil, fail(lastLine, "the run does not end: the last event leaves the agent running (end with message_stop or a terminal event)")
 	}
@@ -201,8 +222,9 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 
 // validator plays a scenario's events into a store, as a client would.
 type validator struct {
-	store *state.Store
-	id    int
+	store  *state.Store
+	id     int
+	waited bool // an approval wait came
 }
 
 func newValidator() *validator {
@@ -237,6 +259,7 @@ func (v *validator) wait(kind string) error {
 	if kind != WaitApproval {
 		return nil
 	}
+	v.waited = true
 	p := v.store.Pending()
 	if p == nil {
 		return errors.New(`"wait": "approval" with no pending approval_request before it`)
@@ -275,12 +298,13 @@ func (s Scenarios) Names() []string {
 
 // EventsJSONL is the scenario as a plain event stream (what replay mode
 // plays): its events in order with event ids 1, 2, …; pauses and waits
-// are left out.
+// are left out, and of the lines that depend on an answer, those after an
+// approval or an answered question are kept.
 func (sc *Scenario) EventsJSONL() []byte {
 	var b bytes.Buffer
 	id := 0
 	for _, st := range sc.Steps {
-		if len(st.Event) == 0 {
+		if len(st.Event) == 0 || !st.plays("approve") && !st.plays("answered") {
 			continue
 		}
 		id++
@@ -299,4 +323,9 @@ func withEventID(ev json.RawMessage, id string) []byte {
 	m["event_id"], _ = json.Marshal(id)
 	out, _ := json.Marshal(m)
 	return out
+}
+
+// plays is true when the step plays after an approval wait's outcome.
+func (st Step) plays(outcome string) bool {
+	return len(st.When) == 0 || slices.Contains(st.When, outcome)
 }

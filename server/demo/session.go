@@ -90,6 +90,9 @@ type run struct {
 	// skip holds the tools whose result the user's decision replaced (a
 	// rejected or timed-out tool never runs). Guarded by Session.mu.
 	skip map[string]bool
+	// outcome is how the last approval wait ended (Outcomes): the lines of
+	// the scenario with a "when" play by it. Guarded by Session.mu.
+	outcome string
 }
 
 type approvalAnswer struct {

@@ -73,7 +73,7 @@ func TestWasmEncodingsAndStaleCopies(t *testing.T) {
 // by mtime would send gzip).
 func TestMakeBrotliIsServed(t *testing.T) {
 	if _, err := exec.LookPath("brotli"); err != nil {
-		t.Skip("brotli is not installed (.ci/run installs it)")
+		skipOutsideCI(t, "brotli is not installed (.ci/run installs it)")
 	}
 	dir := t.TempDir()
 	wasm := filepath.Join(dir, "app.wasm")

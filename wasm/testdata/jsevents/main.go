@@ -1,11 +1,12 @@
 //go:build js && wasm
 
-// Command jsevents is called from JavaScript by
-// wasm/syscalljs_patch_test.go (run.js): a js.Func that reads its this and
-// arguments, and one that calls back into JavaScript, which calls the
-// first again (a call inside a call); one that takes any number of
-// arguments and returns a string, and one that releases itself when
-// called, so that a second call reaches a released function.
+// Command jsevents is called from JavaScript by wasm/runtime_patch_test.go
+// (run.js), which counts the calls out of the wasm those calls make: a
+// js.Func that reads its this and arguments, and one that calls back into
+// JavaScript, which calls the first again (a call inside a call); one
+// that takes any number of arguments and returns a string, and one that
+// releases itself when called, so that a second call reaches a released
+// function.
 package main
 
 import (
