@@ -222,3 +222,32 @@ func shownFeedback(st *state.Store) []string {
 	}
 	return out
 }
+
+// The chart scenario answers with a picture: one a tool's result carries,
+// and one in the answer itself, each a PNG sent inline.
+func TestChartScenarioAnswersWithAPicture(t *testing.T) {
+	a := newTestAgent(t)
+	a.Speed = 200
+	s := attach(t, a, "c")
+	require.NoError(t, a.Handle(s, message("/chart")))
+	st := collect(t, s, "", idle)
+	var tool, image *state.Item
+	for _, it := range st.Items() {
+		switch it.Kind {
+		case state.KindGroup:
+			for _, step := range it.Group.Steps {
+				if step.Tool != nil && len(step.Tool.Images) > 0 {
+					tool = step
+				}
+			}
+		case state.KindImage:
+			image = it
+		}
+	}
+	require.NotNil(t, tool, "a tool's result carries the chart")
+	assert.True(t, strings.HasPrefix(tool.Tool.Images[0].Src, "data:image/png;base64,iVBOR"))
+	require.NotNil(t, image, "the answer shows it")
+	assert.Equal(t, 320, image.Image.Width)
+	assert.NotEmpty(t, image.Image.Src)
+	assert.Equal(t, state.KindText, st.Items()[len(st.Items())-1].Kind)
+}
