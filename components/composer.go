@@ -22,6 +22,7 @@ type Composer struct {
 	Running  bool
 	Draft    Draft
 	Starting bool
+	Attach   Attach // the files it takes (attachments.go)
 
 	restored int // the Draft.Seq last put back
 }
@@ -95,6 +96,16 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 	}
 }
 
+func (c *Composer) textarea() app.UI {
+	box := app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
+		Attr("enterkeyhint", "enter").
+		Placeholder(c.Settings.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput)
+	if c.Attach.On {
+		box = box.OnPaste(onPasteFiles)
+	}
+	return box
+}
+
 func (c *Composer) Render() app.UI {
 	s := c.Settings
 	send := app.Button().Type("submit").DataSet("testid", "send").Disabled(c.Starting)
@@ -113,10 +124,10 @@ func (c *Composer) Render() app.UI {
 		e.PreventDefault()
 		c.send(ctx)
 	}).Body(
+		app.If(len(c.Attach.Files) > 0, func() app.UI { return draftChips(s, c.Attach.Files) }),
+		app.If(c.Attach.On, func() app.UI { return attachButton(s, c.Attach, c.Starting) }),
 		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
-		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
-			Attr("enterkeyhint", "enter").
-			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput),
+		c.textarea(),
 		send,
 		app.If(c.Running, func() app.UI {
 			return app.Button().Type("button").Class("stop primary").DataSet("testid", "stop").

@@ -24,6 +24,8 @@ type PageProps struct {
 	Connection Connection
 	Forms      Forms
 	Draft      Draft
+	// Attach: the files the composer takes, and those attached.
+	Attach Attach
 
 	// Notice is an alert above the conversation (a send that failed, a
 	// replay that could not start); "" for none.
@@ -112,21 +114,27 @@ func Chunk(items []*state.Item, i int) []*state.Item {
 // Its controls raise actions; it keeps no state.
 func Page(p PageProps) app.UI {
 	s := p.Settings
+	column := app.Main().Class("column")
+	if p.Attach.On && !p.Starting {
+		column = dropHandlers(column)
+	}
 	return app.Div().Class("shell").Body(
 		&Topbar{Settings: s, Connection: p.Connection,
 			ShowConversations: !p.Conversations.Hidden, ConversationsOpen: p.Conversations.Open,
-			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting},
+			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting,
+			Export: s.Offers.Export && len(p.Items) > 0},
 		app.Div().Class("main").Body(
 			&Sidebar{Settings: s, List: p.Conversations, Starting: p.Starting},
-			app.Main().Class("column").Body(
+			column.Body(
 				alerts(p),
 				announcer(p.Announcement),
 				app.Section().ID("conversation").Class("conversation").
 					Attr("role", "log").Aria("live", "off").Aria("label", s.T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
 					Body(conversation(p)...),
+				app.If(s.Offers.Jump, func() app.UI { return jumpToLatest(s) }),
 				app.If(p.Starting, func() app.UI { return startingNote(s) }),
-				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting},
+				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting, Attach: p.Attach},
 			),
 			app.If(p.SourcesOpen, func() app.UI {
 				return &SourcesPanel{Settings: s, Groups: p.Sources, Width: p.SourcesWidth, Rev: p.SourcesRev}
@@ -172,6 +180,7 @@ type Topbar struct {
 	SourceCount                          int // sources, not searches (SourceCount)
 	// Starting: the server's prerender (PageProps.Starting).
 	Starting bool
+	Export   bool // offer the conversation's export
 }
 
 func (b *Topbar) Render() app.UI {
@@ -195,6 +204,7 @@ func (b *Topbar) Render() app.UI {
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[b.Connection])),
 		),
 		&PlanControl{Settings: s, Plan: b.Plan, Disabled: b.Starting},
+		app.If(b.Export, func() app.UI { return &ExportMenu{Settings: s} }),
 		// No sources, no button (unless the panel is open: its button
 		// closes it and takes the focus back).
 		app.If(b.SourceCount > 0 || b.SourcesOpen, func() app.UI {
@@ -230,7 +240,9 @@ func conversation(p PageProps) []app.UI {
 			continue
 		}
 		var forms Forms
+		busy := false
 		for _, it := range part {
+			busy = busy || it.Message != nil && p.Status == state.StatusRunning
 			for k, v := range p.Forms.of(it) {
 				if forms == nil {
 					forms = Forms{}
@@ -238,7 +250,7 @@ func conversation(p PageProps) []app.UI {
 				forms[k] = v
 			}
 		}
-		chunks = append(chunks, &ChunkView{Items: part, Rev: mark.Rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: CopiedIn(p.Copied, part)})
+		chunks = append(chunks, &ChunkView{Items: part, Rev: mark.Rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: CopiedIn(p.Copied, part), Busy: busy})
 	}
 	// The chunks have a box of their own (display: contents) so that the
 	// anchor after them stays one element: go-app diffs children by
@@ -263,6 +275,9 @@ type ChunkView struct {
 	Settings Settings
 	Forms    Forms
 	Copied   string // the copy button of one of its items that just copied
+	// Busy: a run is going and the chunk holds messages (their actions
+	// wait: ItemView.Busy).
+	Busy bool
 	// Frozen: the chunk is drawn empty, and the app puts a static copy of
 	// its items' DOM in it (app/freeze.go).
 	Frozen bool
@@ -279,7 +294,8 @@ func (c *ChunkView) Render() app.UI {
 	}
 	views := make([]app.UI, len(c.Items))
 	for i, it := range c.Items {
-		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: CopiedIn(c.Copied, c.Items[i:i+1])}
+		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: CopiedIn(c.Copied, c.Items[i:i+1]),
+			Busy: c.Busy && it.Message != nil}
 	}
 	return app.Div().Class("chunk").Body(views...)
 }

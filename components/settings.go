@@ -14,6 +14,8 @@ type Settings struct {
 	Locale         i18n.Locale
 	AgentName      string
 	FaviconService string // "" turns favicon fallbacks off
+	// Offers are the message actions the controller handles (messages.go).
+	Offers Offers
 }
 
 // DefaultSettings are the settings of a page asked for nothing.

@@ -54,6 +54,9 @@ func (v *ToolView) Render() app.UI {
 			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKey(t))),
 		),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
+		// Pictures are what a chart or a screenshot tool is for: shown
+		// without opening the step.
+		app.If(len(t.Images) > 0, func() app.UI { return pictures(v.Item, t.Images, v.Settings) }),
 	)
 }
 

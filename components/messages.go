@@ -1,0 +1,315 @@
+package components
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/state"
+	"stepwise/state/wire"
+)
+
+// The user's half of a conversation (docs/protocol-extensions.md,
+// #branches and #feedback): a sent message is edited in place, an answer
+// regenerated, the versions of a message switched with "‹ 2 / 3 ›", an
+// answer rated. The controls come only for messages with an id (the
+// backend keeps the tree) and only for what the controller handles
+// (Settings.Offers). None works while a run is going: each says why.
+
+// Offers are what the controller handles beyond sending; a page offers
+// only those.
+type Offers struct {
+	Edit       bool // edit a sent message (a new version from there)
+	Regenerate bool // a new version of an answer
+	Branches   bool // switch between a message's versions
+	Feedback   bool // thumbs up or down, with a comment
+	Export     bool // the conversation as Markdown or JSON
+	Jump       bool // "jump to latest" while the reader is scrolled up
+}
+
+// The message actions and their values.
+const (
+	ActionEditSent     = "stepwise.message.edit"       // EditCommand
+	ActionRegenerate   = "stepwise.message.regenerate" // string: the answer's message id
+	ActionSelectBranch = "stepwise.message.branch"     // string: the version's message id
+	ActionFeedback     = "stepwise.message.feedback"   // FeedbackCommand
+	ActionExport       = "stepwise.export"             // string: "markdown" or "json"
+	ActionJumpToLatest = "stepwise.jump"               // no value
+)
+
+// EditCommand sends a new version of a user message: after ParentID (""
+// for the conversation's start), with its text and the files it kept.
+type EditCommand struct {
+	MessageID string // the version edited
+	ParentID  string
+	Text      string
+	Files     []state.Attachment
+}
+
+// FeedbackCommand rates an answer: Rating "up", "down", or "" to take the
+// rating back.
+type FeedbackCommand struct {
+	MessageID string
+	Rating    string
+	Comment   string
+}
+
+// UserView is a message the person sent: its text, its files, and, under
+// it, copy, edit and its versions. Editing happens in place: Enter (as in
+// the composer) or Save sends the new version, Escape or Cancel puts the
+// message back as it was.
+type UserView struct {
+	app.Compo
+	Item     *state.Item
+	Rev      uint64
+	Settings Settings
+	Busy     bool // a run is going
+	Copied   string
+
+	editing bool
+	key     int // the item editing is about (a view may be reused for another)
+}
+
+func (v *UserView) editID() string { return domID("edit", v.Item) }
+
+func (v *UserView) save(ctx app.Context) {
+	box := app.Window().GetElementByID(v.editID())
+	if !box.Truthy() || v.Busy {
+		return
+	}
+	text, it := strings.TrimSpace(box.Get("value").String()), v.Item
+	if text == "" && len(it.Attachments) == 0 {
+		return
+	}
+	v.close(ctx)
+	if text == strings.TrimSpace(it.Text) {
+		return // nothing changed: no new version
+	}
+	ctx.NewActionWithValue(ActionEditSent, EditCommand{MessageID: it.Message.ID, ParentID: it.Message.ParentID, Text: text, Files: it.Attachments})
+}
+
+// close leaves the editor and gives the focus back to the edit button.
+func (v *UserView) close(ctx app.Context) {
+	v.editing = false
+	id := domID("edit-button", v.Item)
+	ctx.Defer(func(app.Context) { focusID(id) })
+}
+
+func (v *UserView) onKeyDown(ctx app.Context, e app.Event) {
+	switch {
+	case e.Get("key").String() == "Escape":
+		e.PreventDefault()
+		e.Call("stopPropagation")
+		v.close(ctx)
+	case enterSends(e):
+		e.PreventDefault()
+		v.save(ctx)
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+func (v *UserView) Render() app.UI {
+	it, s := v.Item, v.Settings
+	if v.key != it.Key {
+		v.key, v.editing = it.Key, false
+	}
+	ref := it.Message
+	var body app.UI
+	if v.editing && ref != nil {
+		id := v.editID()
+		body = app.Form().Class("edit-form").DataSet("testid", "edit-form").OnSubmit(func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			v.save(ctx)
+		}).Body(
+			app.Label().For(id).Class("sr-only").Text(s.T("message.edit_label")),
+			&focusOnMount{ID: id, Elem: app.Textarea().ID(id).Class("edit-input").DataSet("testid", "edit-input").
+				Rows(max(2, min(8, strings.Count(it.Text, "\n")+1))).Text(it.Text).OnKeyDown(v.onKeyDown)},
+			app.Div().Class("edit-buttons").Body(
+				app.Button().Type("submit").Class("primary").DataSet("testid", "edit-save").Text(s.T("message.save")),
+				app.Button().Type("button").DataSet("testid", "edit-cancel").OnClick(func(ctx app.Context, e app.Event) { v.close(ctx) }).Text(s.T("message.cancel")),
+			),
+		)
+	} else {
+		body = app.Div().Class("bubble").Text(it.Text)
+	}
+	actions := []app.UI{copyButton(strconv.Itoa(it.Key)+".user", it.Text, "copy.message", v.Copied, s)}
+	if ref != nil && s.Offers.Edit && !v.editing {
+		actions = append(actions, actionButton(s, v.Busy, "pencil", "message.edit", domID("edit-button", it), "edit").
+			OnClick(func(ctx app.Context, e app.Event) {
+				if !v.Busy {
+					v.editing = true
+				}
+			}))
+	}
+	actions = append(actions, messageMeta(ref, s, v.Busy)...)
+	return app.Div().Class("item user").DataSet("kind", "user").Body(
+		body,
+		attachmentsView(it, s),
+		app.Div().Class("msg-actions").Body(actions...),
+	)
+}
+
+// actionButton is an icon button of a message. While a run is going it is
+// aria-disabled, not disabled: it stays focusable, and its title says why.
+func actionButton(s Settings, busy bool, iconName, labelKey, id, testid string) app.HTMLButton {
+	b := app.Button().Type("button").Class("icon-button msg-action").DataSet("testid", testid).
+		Aria("label", s.T(labelKey)).Title(s.T(labelKey)).Body(icon(iconName))
+	if id != "" {
+		b = b.ID(id)
+	}
+	if busy {
+		b = b.Aria("disabled", true).Title(s.T("message.busy"))
+	}
+	return b
+}
+
+// messageMeta is what every message with an id shows at the end of its
+// actions: its versions, and when it was made (seen on hover and focus).
+func messageMeta(ref *state.MessageRef, s Settings, busy bool) []app.UI {
+	if ref == nil {
+		return nil
+	}
+	var out []app.UI
+	if ref.Count > 1 && s.Offers.Branches {
+		out = append(out, branchSwitcher(ref, s, busy))
+	}
+	if ref.CreatedAt != "" {
+		out = append(out, app.Time().Class("msg-time").DateTime(ref.CreatedAt).Title(ref.CreatedAt).Text(shortTime(ref.CreatedAt)))
+	}
+	return out
+}
+
+// branchSwitcher is "‹ 2 / 3 ›": the previous and next versions of a
+// message; the conversation follows the one chosen.
+func branchSwitcher(ref *state.MessageRef, s Settings, busy bool) app.UI {
+	step := func(delta int, iconName, labelKey, testid string) app.UI {
+		i := ref.Index - 1 + delta
+		if i < 0 || i >= len(ref.Siblings) {
+			return app.Button().Type("button").Class("icon-button branch-step").DataSet("testid", testid).
+				Aria("label", s.T(labelKey)).Disabled(true).Text(iconName)
+		}
+		target := ref.Siblings[i]
+		b := app.Button().Type("button").Class("icon-button branch-step").DataSet("testid", testid).
+			Aria("label", s.T(labelKey)).Text(iconName)
+		if busy {
+			return b.Aria("disabled", true).Title(s.T("message.busy"))
+		}
+		return b.OnClick(func(ctx app.Context, e app.Event) {
+			ctx.NewActionWithValue(ActionSelectBranch, target)
+		}, app.EventScope(target))
+	}
+	label := s.T("message.version", ref.Index, ref.Count)
+	return app.Div().Class("branch").Attr("role", "group").Aria("label", label).DataSet("testid", "branch").Body(
+		step(-1, "‹", "message.previous", "branch-previous"),
+		app.Span().Class("branch-count").Aria("hidden", true).Text(strconv.Itoa(ref.Index)+" / "+strconv.Itoa(ref.Count)),
+		step(1, "›", "message.next", "branch-next"),
+	)
+}
+
+// answerActions are an answer's controls beside its copy button:
+// regenerate, the rating, its versions, its time. For an answer that
+// ended in an error, regenerate is the way out.
+func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
+	ref := it.Message
+	if ref == nil || ref.Role != "assistant" {
+		return nil
+	}
+	var out []app.UI
+	if s.Offers.Regenerate {
+		id := ref.ID
+		out = append(out, actionButton(s, busy, "retry", "message.regenerate", "", "regenerate").
+			OnClick(func(ctx app.Context, e app.Event) {
+				if !busy {
+					ctx.NewActionWithValue(ActionRegenerate, id)
+				}
+			}, app.EventScope(id)))
+	}
+	if s.Offers.Feedback {
+		out = append(out, &FeedbackView{MessageID: ref.ID, Feedback: ref.Feedback, Settings: s})
+	}
+	return append(out, messageMeta(ref, s, busy)...)
+}
+
+// FeedbackView is an answer's thumbs up and down. Choosing one sends it at
+// once and offers a comment (optional: Skip leaves it); choosing it again
+// takes the rating back.
+type FeedbackView struct {
+	app.Compo
+	MessageID string
+	Feedback  *wire.Feedback
+	Settings  Settings
+
+	commenting string // the rating a comment is being written for
+	of         string // the message commenting is about (a view may be reused for another)
+}
+
+func (v *FeedbackView) rating() string {
+	if v.Feedback == nil {
+		return ""
+	}
+	return v.Feedback.Rating
+}
+
+func (v *FeedbackView) rate(ctx app.Context, r string) {
+	if v.rating() == r {
+		r = "" // pressed again: taken back
+	}
+	v.commenting = r
+	ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: v.MessageID, Rating: r})
+}
+
+func (v *FeedbackView) commentID() string { return "feedback-comment-" + v.MessageID }
+
+func (v *FeedbackView) Render() app.UI {
+	if v.of != v.MessageID {
+		v.of, v.commenting = v.MessageID, ""
+	}
+	s, r := v.Settings, v.rating()
+	thumb := func(rating, iconName, labelKey string) app.UI {
+		return app.Button().Type("button").Class("icon-button msg-action thumb").DataSet("testid", "feedback-"+rating).
+			Aria("label", s.T(labelKey)).Title(s.T(labelKey)).Aria("pressed", r == rating).
+			OnClick(func(ctx app.Context, e app.Event) { v.rate(ctx, rating) }, app.EventScope(rating)).Body(icon(iconName))
+	}
+	root := app.Div().Class("feedback").DataSet("testid", "feedback").DataSet("rating", r)
+	parts := []app.UI{thumb("up", "thumb-up", "feedback.up"), thumb("down", "thumb-down", "feedback.down")}
+	if v.commenting != "" && v.commenting == r {
+		id := v.commentID()
+		parts = append(parts, app.Form().Class("feedback-form").DataSet("testid", "feedback-form").OnSubmit(func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			box := app.Window().GetElementByID(id)
+			v.commenting = ""
+			if box.Truthy() && strings.TrimSpace(box.Get("value").String()) != "" {
+				ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: v.MessageID, Rating: r, Comment: box.Get("value").String()})
+			}
+		}).Body(
+			app.Label().For(id).Class("sr-only").Text(s.T("feedback.comment")),
+			&focusOnMount{ID: id, Elem: app.Input().Type("text").ID(id).DataSet("testid", "feedback-comment").
+				MaxLength(2000).Placeholder(s.T("feedback.comment")).
+				OnKeyDown(func(ctx app.Context, e app.Event) {
+					if e.Get("key").String() == "Escape" {
+						v.commenting = ""
+						return
+					}
+					ctx.PreventUpdate()
+				})},
+			app.Button().Type("submit").DataSet("testid", "feedback-send").Text(s.T("feedback.send")),
+			app.Button().Type("button").DataSet("testid", "feedback-skip").OnClick(func(ctx app.Context, e app.Event) { v.commenting = "" }).Text(s.T("feedback.skip")),
+		))
+	} else if v.Feedback != nil && v.Feedback.Comment != "" {
+		parts = append(parts, app.Span().Class("feedback-note").DataSet("testid", "feedback-note").Text(s.T("feedback.thanks")))
+	}
+	return root.Body(parts...)
+}
+
+// jumpToLatest brings a reader who scrolled up during a run back to the
+// newest step. It is always in the page, after the conversation: the
+// stylesheet shows it only while the conversation is data-reading and its
+// agent running, so scrolling re-renders nothing.
+func jumpToLatest(s Settings) app.UI {
+	return app.Button().Type("button").Class("jump-latest").DataSet("testid", "jump-latest").
+		OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionJumpToLatest) }).Body(
+		icon("down"), app.Span().Text(s.T("conversation.jump")),
+	)
+}
