@@ -76,6 +76,9 @@ type Config struct {
 	MaxUploadBytes        int64
 	MaxUploadFiles        int
 	MaxMessageUploadBytes int64
+	// FeedbackURL is where ratings go in the AG-UI and AI SDK modes (POST;
+	// docs/protocol-extensions.md#feedback); "" offers no thumbs there.
+	FeedbackURL string
 	// SilenceTimeout: in the AG-UI and AI SDK modes, a run's stream that
 	// brings nothing for this long (not a byte, not a keep-alive) is
 	// ended with a notice. 0: never.
@@ -159,6 +162,7 @@ const (
 	EnvMaxUploadBytes        = "STEPWISE_PAGE_MAX_UPLOAD_BYTES"
 	EnvMaxUploadFiles        = "STEPWISE_PAGE_MAX_UPLOAD_FILES"
 	EnvMaxMessageUploadBytes = "STEPWISE_PAGE_MAX_MESSAGE_UPLOAD_BYTES"
+	EnvFeedbackURL           = "STEPWISE_PAGE_FEEDBACK_URL"
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -173,6 +177,7 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.EventsPath, EnvEventsPath)
 	set(&c.CommandsPath, EnvCommandsPath)
 	set(&c.FilesPath, EnvFilesPath)
+	set(&c.FeedbackURL, EnvFeedbackURL)
 	set(&c.SessionsPath, EnvSessionsPath)
 	if c.SessionsPath == "off" {
 		c.SessionsPath = ""

@@ -52,6 +52,7 @@ func serve(args []string) int {
 	clientSetting("favicon-service", client.EnvFaviconService, "favicon `URL` for sources without one, {domain} replaced; off for none")
 	deployFlags := addDeployFlags(fs)
 	uploads := addUploadFlags(fs)
+	feedback := addFeedbackFlag(fs)
 	fs.Usage = usageWithEnv(fs, "Usage: stepwise [flags]\n       stepwise export [flags] DIR\n       stepwise healthcheck")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -86,6 +87,7 @@ func serve(args []string) int {
 	}
 	env[client.EnvProtocol] = string(proto)
 	uploads.pageEnv(env)
+	feedback.pageEnv(env)
 	var api http.Handler
 	var health func() error
 	if proto != agentproxy.Stepwise {
@@ -126,6 +128,7 @@ func serve(args []string) int {
 		AllowedHosts:   hostNames(*addr, *allowedHosts, os.Hostname),
 		BasePath:       deploy.basePath,
 		AllowedOrigins: deploy.allowedOrigins,
+		ConnectSrc:     feedback.connectSrc(),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)
