@@ -1,0 +1,94 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// The chart scenario's pictures: a tool's result shows its chart under
+// its row, the answer shows it as a thumbnail that opens full size in a
+// modal dialog; Escape closes it and the focus is back on the thumbnail.
+// axe-core finds nothing, open or closed.
+func TestPicturesOpenFullSize(t *testing.T) {
+	p := newPage(t)
+	p.focused()
+	p.replay("chart", "max", "en")
+	const thumb = `document.querySelector('[data-kind="image"] [data-testid="picture"]')`
+	p.waitJS(thumb+` && `+thumb+`.querySelector('img').complete && `+thumb+`.querySelector('img').naturalWidth === 320`, 10*time.Second)
+	if got := eval[string](p, thumb+`.getAttribute('aria-label')`); got != "Open fpt-6-thang.png full size" {
+		t.Errorf("the thumbnail is named %q", got)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] > button`)))
+	p.waitJS(`document.querySelector('[data-kind="tool"] [data-testid="picture"] img')`, 5*time.Second)
+	p.axe("pictures")
+
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
+	p.waitJS(`(d => d && d.open && d.matches(':modal') && d.contains(document.activeElement))(document.querySelector('[data-testid="lightbox"]'))`, 5*time.Second)
+	if w := eval[float64](p, `document.querySelector('.lightbox-img').getBoundingClientRect().width`); w < 320 {
+		t.Errorf("the full-size picture is %v px wide", w)
+	}
+	p.axe("lightbox")
+	p.do(chromedp.KeyEvent(kb.Escape))
+	p.waitJS(`!document.querySelector('[data-testid="lightbox"]') && document.activeElement === `+thumb, 5*time.Second)
+
+	// A click beside the picture (on the backdrop) closes it too.
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
+	p.waitJS(`document.querySelector('[data-testid="lightbox"]')?.open`, 5*time.Second)
+	p.do(chromedp.MouseClickXY(5, 5))
+	p.waitJS(`!document.querySelector('[data-testid="lightbox"]')`, 5*time.Second)
+}
+
+// A user message can be copied; without a controller that handles them,
+// no edit, regenerate, versions or thumbs are offered.
+func TestCopyAUserMessage(t *testing.T) {
+	p := newPage(t)
+	p.allowClipboard()
+	p.open("/?session=copy-user&lang=en")
+	p.waitConnected()
+	p.send("/timeline")
+	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="user"] [data-testid="copy"]')`, 30*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="user"] [data-testid="copy"]`), chromedp.NodeVisible))
+	p.waitJS(`document.querySelector('[data-kind="user"] [data-testid="copy"]').getAttribute('aria-label') === "Copied"`, 5*time.Second)
+	if got := eval[string](p, `navigator.clipboard.readText()`); got != "/timeline" {
+		t.Fatalf("copied %q", got)
+	}
+	if n := eval[float64](p, `document.querySelectorAll('[data-testid="edit"], [data-testid="regenerate"], [data-testid="feedback"], [data-testid="branch"]').length`); n != 0 {
+		t.Errorf("%v message actions the page does not handle yet", n)
+	}
+}
+
+// TestPictureScreens saves the chart scenario with its picture open, light
+// and dark, at 360 px and on a desktop (testdata/screens/pictures-*.png).
+func TestPictureScreens(t *testing.T) {
+	for _, theme := range []string{"light", "dark"} {
+		for _, width := range []int{360, 1200} {
+			name := "pictures-" + theme + "-" + itoa(width)
+			t.Run(name, func(t *testing.T) {
+				p := newPage(t)
+				if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}},
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+					Width: int64(width), Height: 800, DeviceScaleFactor: 1, Mobile: width < 500,
+				}); err != nil {
+					t.Fatal(err)
+				}
+				p.replay("chart", "max", "vi")
+				p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] > button`)))
+				p.waitJS(`[...document.images].every(i => i.complete)`, 5*time.Second)
+				p.screenshot(name)
+				p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
+				p.waitJS(`document.querySelector('[data-testid="lightbox"]')?.open`, 5*time.Second)
+				p.screenshot(name + "-open")
+			})
+		}
+	}
+}
