@@ -2,7 +2,6 @@ package components
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -58,21 +57,22 @@ func attachFiles(ctx app.Context, files app.Value) bool {
 // attachButton opens the file picker.
 func attachButton(s Settings, a Attach, disabled bool) app.UI {
 	return app.Span().Class("attach-wrap").Body(
-		app.Input().Type("file").ID(attachInputID).Class("attach-input").Hidden(true).Multiple(true).Accept(a.Accept).
-			DataSet("testid", "attach-input").Attr("tabindex", "-1").
-			OnChange(func(ctx app.Context, e app.Event) {
-				in := e.Get("target")
-				attachFiles(ctx, in.Get("files"))
-				in.Set("value", "")
-			}),
-		app.Button().Type("button").Class("icon-button attach").DataSet("testid", "attach").Disabled(disabled).
-			Aria("label", s.T("attach.button")).Title(s.T("attach.button")).
-			OnClick(func(ctx app.Context, e app.Event) {
-				if in := app.Window().GetElementByID(attachInputID); in.Truthy() {
-					in.Call("click")
-				}
-			}).Body(icon("paperclip")),
+		app.Input().Type("file").ID(attachInputID).Hidden(true).Multiple(true).Accept(a.Accept).
+			DataSet("testid", "attach-input").OnChange(onPickFiles),
+		iconButton("attach", "attach", s.T("attach.button"), "paperclip").Disabled(disabled).OnClick(openPicker),
 	)
+}
+
+func onPickFiles(ctx app.Context, e app.Event) {
+	in := e.Get("target")
+	attachFiles(ctx, in.Get("files"))
+	in.Set("value", "")
+}
+
+func openPicker(ctx app.Context, e app.Event) {
+	if in := app.Window().GetElementByID(attachInputID); in.Truthy() {
+		in.Call("click")
+	}
 }
 
 // onPasteFiles attaches the files pasted (a picture from the clipboard);
@@ -115,43 +115,45 @@ func dropHandlers(column app.HTMLMain) app.HTMLMain {
 func draftChips(s Settings, files []DraftFile) app.UI {
 	chips := make([]app.UI, len(files))
 	for i, f := range files {
-		state := "uploading"
+		state, status := "uploading", app.UI(nil)
 		switch {
 		case f.Error != "":
-			state = "error"
+			state, status = "error", app.Span().Class("chip-error").DataSet("testid", "draft-file-error").Text(f.Error)
 		case f.Done:
 			state = "done"
+		default:
+			pct := strconv.Itoa(int(f.Progress*100 + 0.5))
+			status = app.Span().Class("chip-progress").Attr("role", "progressbar").Aria("label", s.T("attach.uploading", f.Name)).
+				Aria("valuenow", pct).Body(app.Span().Style("width", pct+"%"))
 		}
-		var preview app.UI = app.Span().Class("chip-icon").Body(icon("file"))
+		preview := fileIcon("")
 		if f.Thumb != "" {
-			preview = decorative(app.Img().Class("chip-thumb").Src(f.Thumb).Width(40).Height(40))
+			preview = decorative(app.Img().Class("chip-thumb").Src(f.Thumb))
 		}
 		id := f.ID
 		chips[i] = app.Li().Class("chip is-"+state).DataSet("testid", "draft-file").DataSet("state", state).Body(
 			preview,
-			app.Span().Class("chip-text").Body(
-				app.Span().Class("chip-name").Title(f.Name).Text(f.Name),
-				app.Span().Class("chip-size").Text(fileSize(f.Size, s)),
-				app.If(state == "uploading", func() app.UI {
-					pct := int(f.Progress*100 + 0.5)
-					return app.Span().Class("chip-progress").Attr("role", "progressbar").Aria("label", s.T("attach.uploading", f.Name)).
-						Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", pct).Body(
-						app.Span().Style("width", strconv.Itoa(pct)+"%"),
-					)
-				}),
-				app.If(f.Error != "", func() app.UI {
-					return app.Span().Class("chip-error").DataSet("testid", "draft-file-error").Text(f.Error)
-				}),
-			),
-			app.Button().Type("button").Class("icon-button chip-remove").DataSet("testid", "remove-file").
-				Aria("label", s.T("attach.remove", f.Name)).Title(s.T("attach.remove", f.Name)).
+			chipText(f.Name, fileSize(f.Size, s), status),
+			iconButton("chip-remove", "remove-file", s.T("attach.remove", f.Name), "close").
 				OnClick(func(ctx app.Context, e app.Event) {
 					ctx.NewActionWithValue(ActionRemoveFile, id)
 					ctx.Defer(func(app.Context) { focusID(composerID) })
-				}, app.EventScope(id)).Body(icon("close")),
+				}, app.EventScope(id)),
 		)
 	}
 	return app.Ul().Class("chips").Aria("label", s.T("attach.list")).DataSet("testid", "draft-files").Body(chips...)
+}
+
+func fileIcon(tag string) app.UI {
+	return app.Span().Class("chip-icon").DataSet("type", tag).Body(icon("file"))
+}
+
+func chipText(name, detail string, status app.UI) app.UI {
+	return app.Span().Class("chip-text").Body(
+		app.Span().Class("chip-name").Title(name).Text(name),
+		app.Span().Class("chip-size").Text(detail),
+		status,
+	)
 }
 
 // attachmentsView is a sent message's files: images as thumbnails that
@@ -163,44 +165,31 @@ func attachmentsView(it *state.Item, s Settings) app.UI {
 	}
 	out := make([]app.UI, len(it.Attachments))
 	for i, a := range it.Attachments {
-		id := domID("file", it) + "-" + strconv.Itoa(i)
 		if a.Image && a.Src != "" {
-			out[i] = &Picture{ID: id, Src: a.Src, Name: a.Name, Width: a.Width, Height: a.Height, Settings: s}
+			out[i] = &Picture{ID: domID("file", it) + "-" + strconv.Itoa(i), Src: a.Src, Name: a.Name, Width: a.Width, Height: a.Height, Settings: s}
 			continue
 		}
-		body := []app.UI{
-			app.Span().Class("chip-icon").DataSet("type", typeTag(a.MediaType)).Body(icon("file")),
-			app.Span().Class("chip-text").Body(
-				app.Span().Class("chip-name").Text(a.Name),
-				app.Span().Class("chip-size").Text(typeTag(a.MediaType)+" · "+fileSize(a.Size, s)),
-			),
-		}
+		// A link to download it when the backend gives its URL (an <a>
+		// without href is none).
+		tag := typeTag(a.MediaType)
+		link := app.A().Class("chip file-chip").DataSet("testid", "attachment").Body(
+			fileIcon(tag), chipText(a.Name, tag+" · "+fileSize(a.Size, s), nil))
 		if a.URL != "" {
-			out[i] = app.A().Class("chip file-chip").Href(a.URL).Attr("download", a.Name).DataSet("testid", "attachment").
-				Aria("label", s.T("attach.download", a.Name)).Body(body...)
-		} else {
-			out[i] = app.Span().Class("chip file-chip").DataSet("testid", "attachment").Body(body...)
+			link = link.Href(a.URL).Attr("download", a.Name).Aria("label", s.T("attach.download", a.Name))
 		}
+		out[i] = link
 	}
 	return app.Div().Class("attachments").Body(out...)
 }
 
 // typeTag names a file's type in short: PNG, PDF, CSV, TXT.
 func typeTag(mediaType string) string {
-	switch mediaType {
-	case "text/plain":
-		return "TXT"
-	case "text/markdown":
-		return "MD"
-	case "application/json":
-		return "JSON"
-	case "application/pdf":
-		return "PDF"
-	case "text/csv":
-		return "CSV"
-	}
-	if _, sub, ok := strings.Cut(mediaType, "/"); ok && len(sub) <= 5 {
-		return strings.ToUpper(sub)
+	for _, t := range [...][2]string{{"text/plain", "TXT"}, {"text/markdown", "MD"}, {"application/json", "JSON"},
+		{"application/pdf", "PDF"}, {"text/csv", "CSV"}, {"image/png", "PNG"}, {"image/jpeg", "JPEG"},
+		{"image/webp", "WEBP"}, {"image/gif", "GIF"}} {
+		if t[0] == mediaType {
+			return t[1]
+		}
 	}
 	return "FILE"
 }
@@ -254,30 +243,36 @@ func (p *Picture) closeDialog(ctx app.Context, e app.Event) {
 	}
 }
 
+func (p *Picture) onBackdrop(ctx app.Context, e app.Event) {
+	// A click on the backdrop (the dialog itself, not its picture).
+	if e.Get("target").Equal(e.Get("currentTarget")) {
+		p.closeDialog(ctx, e)
+	}
+	ctx.PreventUpdate()
+}
+
+func (p *Picture) onClose(ctx app.Context, e app.Event) { p.open = false }
+
 func (p *Picture) Render() app.UI {
 	s, alt := p.Settings, p.alt()
-	img := app.Img().Class("thumb-img").Src(p.Src).Alt(alt).Attr("loading", "lazy").Attr("referrerpolicy", "no-referrer")
+	img := app.Img().Class("thumb-img").Src(p.Src).Alt(alt).Attr("referrerpolicy", "no-referrer")
 	if p.Width > 0 && p.Height > 0 {
 		img = img.Width(p.Width).Height(p.Height)
+	}
+	var lightbox app.UI
+	if p.open {
+		// app.Elem, not app.Dialog: its element type's sixty methods
+		// would all join the wasm.
+		lightbox = app.Elem("dialog").ID(p.ID).Class("lightbox").DataSet("testid", "lightbox").Aria("label", alt).
+			On("close", p.onClose).OnClick(p.onBackdrop).Body(
+			app.Img().Class("lightbox-img").Src(p.Src).Alt(alt).Attr("referrerpolicy", "no-referrer"),
+			iconButton("lightbox-close", "lightbox-close", s.T("picture.close"), "close").OnClick(p.closeDialog),
+		)
 	}
 	return app.Span().Class("picture").Body(
 		app.Button().Type("button").Class("thumb").DataSet("testid", "picture").Aria("label", s.T("picture.open", alt)).
 			OnClick(p.show).Body(img),
-		app.If(p.open, func() app.UI {
-			return app.Dialog().ID(p.ID).Class("lightbox").DataSet("testid", "lightbox").Aria("label", alt).
-				On("close", func(ctx app.Context, e app.Event) { p.open = false }).
-				// A click on the backdrop (the dialog itself, not its image) closes it.
-				OnClick(func(ctx app.Context, e app.Event) {
-					if e.Get("target").Equal(e.Get("currentTarget")) {
-						p.closeDialog(ctx, e)
-					}
-					ctx.PreventUpdate()
-				}).Body(
-				app.Img().Class("lightbox-img").Src(p.Src).Alt(alt).Attr("referrerpolicy", "no-referrer"),
-				app.Button().Type("button").Class("icon-button lightbox-close").DataSet("testid", "lightbox-close").
-					Aria("label", s.T("picture.close")).OnClick(p.closeDialog).Body(icon("close")),
-			)
-		}),
+		lightbox,
 	)
 }
 

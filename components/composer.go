@@ -120,12 +120,18 @@ func (c *Composer) Render() app.UI {
 			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
 		)
 	}
+	var chips, attach app.UI
+	if len(c.Attach.Files) > 0 {
+		chips = draftChips(s, c.Attach.Files)
+	}
+	if c.Attach.On {
+		attach = attachButton(s, c.Attach, c.Starting)
+	}
 	return app.Form().Class("composer").OnSubmit(func(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		c.send(ctx)
 	}).Body(
-		app.If(len(c.Attach.Files) > 0, func() app.UI { return draftChips(s, c.Attach.Files) }),
-		app.If(c.Attach.On, func() app.UI { return attachButton(s, c.Attach, c.Starting) }),
+		chips, attach,
 		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
 		c.textarea(),
 		send,

@@ -21,25 +21,29 @@ func (m *ExportMenu) choose(format string) app.EventHandler {
 	}
 }
 
+func (m *ExportMenu) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() != "Escape" || !m.open {
+		ctx.PreventUpdate()
+		return
+	}
+	m.open = false
+	ctx.Defer(func(app.Context) { focusID("export-button") })
+}
+
+func (m *ExportMenu) toggle(ctx app.Context, e app.Event) { m.open = !m.open }
+
 func (m *ExportMenu) Render() app.UI {
 	s := m.Settings
-	return app.Div().Class("export").OnKeyDown(func(ctx app.Context, e app.Event) {
-		if e.Get("key").String() != "Escape" || !m.open {
-			ctx.PreventUpdate()
-			return
-		}
-		m.open = false
-		ctx.Defer(func(app.Context) { focusID("export-button") })
-	}).Body(
-		app.Button().Type("button").ID("export-button").Class("icon-button").DataSet("testid", "export").
-			Aria("label", s.T("export.button")).Title(s.T("export.button")).
-			Aria("expanded", m.open).Aria("controls", exportMenuID).
-			OnClick(func(ctx app.Context, e app.Event) { m.open = !m.open }).Body(icon("download")),
-		app.If(m.open, func() app.UI {
-			return app.Div().ID(exportMenuID).Class("export-menu").Body(
-				app.Button().Type("button").DataSet("testid", "export-markdown").OnClick(m.choose("markdown")).Text(s.T("export.markdown")),
-				app.Button().Type("button").DataSet("testid", "export-json").OnClick(m.choose("json")).Text(s.T("export.json")),
-			)
-		}),
+	var menu app.UI
+	if m.open {
+		menu = app.Div().ID(exportMenuID).Class("export-menu").Body(
+			textButton("", "export-markdown", s.T("export.markdown")).OnClick(m.choose("markdown")),
+			textButton("", "export-json", s.T("export.json")).OnClick(m.choose("json")),
+		)
+	}
+	return app.Div().Class("export").OnKeyDown(m.onKeyDown).Body(
+		iconButton("", "export", s.T("export.button"), "download").ID("export-button").
+			Aria("expanded", m.open).Aria("controls", exportMenuID).OnClick(m.toggle),
+		menu,
 	)
 }

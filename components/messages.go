@@ -96,6 +96,15 @@ func (v *UserView) close(ctx app.Context) {
 	ctx.Defer(func(app.Context) { focusID(id) })
 }
 
+func (v *UserView) onSubmit(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	v.save(ctx)
+}
+
+func (v *UserView) onCancel(ctx app.Context, e app.Event) { v.close(ctx) }
+
+func (v *UserView) onEdit(ctx app.Context, e app.Event) { v.editing = !v.Busy }
+
 func (v *UserView) onKeyDown(ctx app.Context, e app.Event) {
 	switch {
 	case e.Get("key").String() == "Escape":
@@ -116,32 +125,20 @@ func (v *UserView) Render() app.UI {
 		v.key, v.editing = it.Key, false
 	}
 	ref := it.Message
-	var body app.UI
+	var body app.UI = app.Div().Class("bubble").Text(it.Text)
 	if v.editing && ref != nil {
-		id := v.editID()
-		body = app.Form().Class("edit-form").DataSet("testid", "edit-form").OnSubmit(func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			v.save(ctx)
-		}).Body(
-			app.Label().For(id).Class("sr-only").Text(s.T("message.edit_label")),
-			&focusOnMount{ID: id, Elem: app.Textarea().ID(id).Class("edit-input").DataSet("testid", "edit-input").
-				Rows(max(2, min(8, strings.Count(it.Text, "\n")+1))).Text(it.Text).OnKeyDown(v.onKeyDown)},
+		body = app.Form().Class("edit-form").DataSet("testid", "edit-form").OnSubmit(v.onSubmit).Body(
+			&focusOnMount{ID: v.editID(), Elem: app.Textarea().ID(v.editID()).Class("edit-input").DataSet("testid", "edit-input").
+				Aria("label", s.T("message.edit_label")).Rows(min(8, strings.Count(it.Text, "\n")+2)).Text(it.Text).OnKeyDown(v.onKeyDown)},
 			app.Div().Class("edit-buttons").Body(
 				app.Button().Type("submit").Class("primary").DataSet("testid", "edit-save").Text(s.T("message.save")),
-				app.Button().Type("button").DataSet("testid", "edit-cancel").OnClick(func(ctx app.Context, e app.Event) { v.close(ctx) }).Text(s.T("message.cancel")),
+				textButton("", "edit-cancel", s.T("message.cancel")).OnClick(v.onCancel),
 			),
 		)
-	} else {
-		body = app.Div().Class("bubble").Text(it.Text)
 	}
 	actions := []app.UI{copyButton(strconv.Itoa(it.Key)+".user", it.Text, "copy.message", v.Copied, s)}
 	if ref != nil && s.Offers.Edit && !v.editing {
-		actions = append(actions, actionButton(s, v.Busy, "pencil", "message.edit", domID("edit-button", it), "edit").
-			OnClick(func(ctx app.Context, e app.Event) {
-				if !v.Busy {
-					v.editing = true
-				}
-			}))
+		actions = append(actions, actionButton(s, v.Busy, "pencil", "message.edit", "edit").ID(domID("edit-button", it)).OnClick(v.onEdit))
 	}
 	actions = append(actions, messageMeta(ref, s, v.Busy)...)
 	return app.Div().Class("item user").DataSet("kind", "user").Body(
@@ -153,16 +150,24 @@ func (v *UserView) Render() app.UI {
 
 // actionButton is an icon button of a message. While a run is going it is
 // aria-disabled, not disabled: it stays focusable, and its title says why.
-func actionButton(s Settings, busy bool, iconName, labelKey, id, testid string) app.HTMLButton {
-	b := app.Button().Type("button").Class("icon-button msg-action").DataSet("testid", testid).
-		Aria("label", s.T(labelKey)).Title(s.T(labelKey)).Body(icon(iconName))
-	if id != "" {
-		b = b.ID(id)
-	}
+func actionButton(s Settings, busy bool, iconName, labelKey, testid string) app.HTMLButton {
+	b := iconButton("msg-action", testid, s.T(labelKey), iconName)
 	if busy {
 		b = b.Aria("disabled", true).Title(s.T("message.busy"))
 	}
 	return b
+}
+
+// iconButton is a button that shows an icon, named by label (also its
+// tooltip), and textButton one that shows words. Helpers, not chains at
+// each use: every chained attribute is code in the wasm.
+func iconButton(class, testid, label, iconName string) app.HTMLButton {
+	return app.Button().Type("button").Class("icon-button "+class).DataSet("testid", testid).
+		Aria("label", label).Title(label).Body(icon(iconName))
+}
+
+func textButton(class, testid, text string) app.HTMLButton {
+	return app.Button().Type("button").Class(class).DataSet("testid", testid).Text(text)
 }
 
 // messageMeta is what every message with an id shows at the end of its
@@ -184,27 +189,21 @@ func messageMeta(ref *state.MessageRef, s Settings, busy bool) []app.UI {
 // branchSwitcher is "‹ 2 / 3 ›": the previous and next versions of a
 // message; the conversation follows the one chosen.
 func branchSwitcher(ref *state.MessageRef, s Settings, busy bool) app.UI {
-	step := func(delta int, iconName, labelKey, testid string) app.UI {
-		i := ref.Index - 1 + delta
-		if i < 0 || i >= len(ref.Siblings) {
-			return app.Button().Type("button").Class("icon-button branch-step").DataSet("testid", testid).
-				Aria("label", s.T(labelKey)).Disabled(true).Text(iconName)
-		}
-		target := ref.Siblings[i]
-		b := app.Button().Type("button").Class("icon-button branch-step").DataSet("testid", testid).
-			Aria("label", s.T(labelKey)).Text(iconName)
-		if busy {
+	step := func(i int, glyph, labelKey, testid string) app.UI {
+		b := textButton("icon-button branch-step", testid, glyph).Aria("label", s.T(labelKey))
+		switch {
+		case i < 0 || i >= len(ref.Siblings):
+			return b.Disabled(true)
+		case busy:
 			return b.Aria("disabled", true).Title(s.T("message.busy"))
 		}
-		return b.OnClick(func(ctx app.Context, e app.Event) {
-			ctx.NewActionWithValue(ActionSelectBranch, target)
-		}, app.EventScope(target))
+		target := ref.Siblings[i]
+		return b.OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionSelectBranch, target) }, app.EventScope(target))
 	}
-	label := s.T("message.version", ref.Index, ref.Count)
-	return app.Div().Class("branch").Attr("role", "group").Aria("label", label).DataSet("testid", "branch").Body(
-		step(-1, "‹", "message.previous", "branch-previous"),
-		app.Span().Class("branch-count").Aria("hidden", true).Text(strconv.Itoa(ref.Index)+" / "+strconv.Itoa(ref.Count)),
-		step(1, "›", "message.next", "branch-next"),
+	return app.Div().Class("branch").Attr("role", "group").Aria("label", s.T("message.version", ref.Index, ref.Count)).DataSet("testid", "branch").Body(
+		step(ref.Index-2, "‹", "message.previous", "branch-previous"),
+		app.Span().Aria("hidden", true).Text(strconv.Itoa(ref.Index)+" / "+strconv.Itoa(ref.Count)),
+		step(ref.Index, "›", "message.next", "branch-next"),
 	)
 }
 
@@ -219,12 +218,11 @@ func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
 	var out []app.UI
 	if s.Offers.Regenerate {
 		id := ref.ID
-		out = append(out, actionButton(s, busy, "retry", "message.regenerate", "", "regenerate").
-			OnClick(func(ctx app.Context, e app.Event) {
-				if !busy {
-					ctx.NewActionWithValue(ActionRegenerate, id)
-				}
-			}, app.EventScope(id)))
+		b := actionButton(s, busy, "retry", "message.regenerate", "regenerate")
+		if !busy {
+			b = b.OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionRegenerate, id) }, app.EventScope(id))
+		}
+		out = append(out, b)
 	}
 	if s.Offers.Feedback {
 		out = append(out, &FeedbackView{MessageID: ref.ID, Feedback: ref.Feedback, Settings: s})
@@ -262,45 +260,50 @@ func (v *FeedbackView) rate(ctx app.Context, r string) {
 
 func (v *FeedbackView) commentID() string { return "feedback-comment-" + v.MessageID }
 
+func (v *FeedbackView) onComment(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if box := app.Window().GetElementByID(v.commentID()); box.Truthy() {
+		if text := strings.TrimSpace(box.Get("value").String()); text != "" {
+			ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: v.MessageID, Rating: v.commenting, Comment: text})
+		}
+	}
+	v.commenting = ""
+}
+
+func (v *FeedbackView) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		v.commenting = ""
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+func (v *FeedbackView) skip(ctx app.Context, e app.Event) { v.commenting = "" }
+
 func (v *FeedbackView) Render() app.UI {
 	if v.of != v.MessageID {
 		v.of, v.commenting = v.MessageID, ""
 	}
 	s, r := v.Settings, v.rating()
-	thumb := func(rating, iconName, labelKey string) app.UI {
-		return app.Button().Type("button").Class("icon-button msg-action thumb").DataSet("testid", "feedback-"+rating).
-			Aria("label", s.T(labelKey)).Title(s.T(labelKey)).Aria("pressed", r == rating).
-			OnClick(func(ctx app.Context, e app.Event) { v.rate(ctx, rating) }, app.EventScope(rating)).Body(icon(iconName))
+	thumb := func(rating, labelKey string) app.UI {
+		return iconButton("msg-action thumb", "feedback-"+rating, s.T(labelKey), "thumb-"+rating).Aria("pressed", r == rating).
+			OnClick(func(ctx app.Context, e app.Event) { v.rate(ctx, rating) }, app.EventScope(rating))
 	}
-	root := app.Div().Class("feedback").DataSet("testid", "feedback").DataSet("rating", r)
-	parts := []app.UI{thumb("up", "thumb-up", "feedback.up"), thumb("down", "thumb-down", "feedback.down")}
-	if v.commenting != "" && v.commenting == r {
+	var more app.UI
+	switch {
+	case v.commenting != "" && v.commenting == r:
 		id := v.commentID()
-		parts = append(parts, app.Form().Class("feedback-form").DataSet("testid", "feedback-form").OnSubmit(func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			box := app.Window().GetElementByID(id)
-			v.commenting = ""
-			if box.Truthy() && strings.TrimSpace(box.Get("value").String()) != "" {
-				ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: v.MessageID, Rating: r, Comment: box.Get("value").String()})
-			}
-		}).Body(
-			app.Label().For(id).Class("sr-only").Text(s.T("feedback.comment")),
-			&focusOnMount{ID: id, Elem: app.Input().Type("text").ID(id).DataSet("testid", "feedback-comment").
-				MaxLength(2000).Placeholder(s.T("feedback.comment")).
-				OnKeyDown(func(ctx app.Context, e app.Event) {
-					if e.Get("key").String() == "Escape" {
-						v.commenting = ""
-						return
-					}
-					ctx.PreventUpdate()
-				})},
+		more = app.Form().Class("feedback-form").DataSet("testid", "feedback-form").OnSubmit(v.onComment).Body(
+			&focusOnMount{ID: id, Elem: app.Input().Type("text").ID(id).DataSet("testid", "feedback-comment").MaxLength(2000).
+				Aria("label", s.T("feedback.comment")).Placeholder(s.T("feedback.comment")).OnKeyDown(v.onKeyDown)},
 			app.Button().Type("submit").DataSet("testid", "feedback-send").Text(s.T("feedback.send")),
-			app.Button().Type("button").DataSet("testid", "feedback-skip").OnClick(func(ctx app.Context, e app.Event) { v.commenting = "" }).Text(s.T("feedback.skip")),
-		))
-	} else if v.Feedback != nil && v.Feedback.Comment != "" {
-		parts = append(parts, app.Span().Class("feedback-note").DataSet("testid", "feedback-note").Text(s.T("feedback.thanks")))
+			textButton("", "feedback-skip", s.T("feedback.skip")).OnClick(v.skip),
+		)
+	case v.Feedback != nil && v.Feedback.Comment != "":
+		more = app.Span().Class("feedback-note").DataSet("testid", "feedback-note").Text(s.T("feedback.thanks"))
 	}
-	return root.Body(parts...)
+	return app.Div().Class("feedback").DataSet("testid", "feedback").DataSet("rating", r).Body(
+		thumb("up", "feedback.up"), thumb("down", "feedback.down"), more)
 }
 
 // jumpToLatest brings a reader who scrolled up during a run back to the
@@ -308,8 +311,6 @@ func (v *FeedbackView) Render() app.UI {
 // stylesheet shows it only while the conversation is data-reading and its
 // agent running, so scrolling re-renders nothing.
 func jumpToLatest(s Settings) app.UI {
-	return app.Button().Type("button").Class("jump-latest").DataSet("testid", "jump-latest").
-		OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionJumpToLatest) }).Body(
-		icon("down"), app.Span().Text(s.T("conversation.jump")),
-	)
+	return textButton("jump-latest", "jump-latest", s.T("conversation.jump")).
+		OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionJumpToLatest) })
 }

@@ -67,14 +67,10 @@ func TestMessageActionsWhenOffered(t *testing.T) {
 	assert.Contains(t, html, `data-testid="branch"`)
 	assert.Contains(t, html, `aria-label="Version 2 of 2"`)
 	assert.Contains(t, html, `2 / 2`)
-	prev := html[strings.Index(html, `data-testid="branch-previous"`):]
-	next := html[strings.Index(html, `data-testid="branch-next"`):]
-	assert.NotContains(t, prev[:strings.Index(prev, ">")], "disabled", "version 1 is there to go back to")
-	assert.Contains(t, next[:strings.Index(next, ">")], "disabled", "there is no version 3")
+	assert.NotContains(t, startTag(html, "branch-previous"), "disabled", "version 1 is there to go back to")
+	assert.Contains(t, startTag(html, "branch-next"), "disabled", "there is no version 3")
 	assert.Contains(t, html, `data-rating="up"`)
-	up := html[strings.LastIndex(html[:strings.Index(html, `data-testid="feedback-up"`)], "<"):]
-	up = up[:strings.Index(up, ">")]
-	assert.Regexp(t, `aria-pressed( |>|="true"|$)`, up)
+	assert.Regexp(t, `aria-pressed( |>|="true"|$)`, startTag(html, "feedback-up"))
 	assert.Contains(t, html, `aria-label="Copy answer"`, "copy stays beside them")
 }
 
@@ -82,8 +78,7 @@ func TestMessageActionsWhenOffered(t *testing.T) {
 func TestMessageActionsWaitForTheRun(t *testing.T) {
 	s := branchedStore(t)
 	html := render(t, &ItemView{Item: s.Items()[0], Rev: s.Items()[0].Rev, Settings: allOffers(), Busy: true})
-	edit := html[strings.Index(html, `data-testid="edit"`):]
-	edit = edit[:strings.Index(edit, ">")]
+	edit := startTag(html, "edit")
 	assert.Contains(t, edit, `aria-disabled`)
 	assert.Contains(t, edit, `title="Wait until the agent has finished"`)
 }
@@ -198,4 +193,14 @@ func TestExportMenu(t *testing.T) {
 	assert.Contains(t, html, `data-testid="export-markdown"`)
 	assert.Contains(t, html, `data-testid="export-json"`)
 	assert.True(t, expandedTrue(html))
+}
+
+// startTag is the start tag of the element with that data-testid.
+func startTag(html, testid string) string {
+	i := strings.Index(html, `data-testid="`+testid+`"`)
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndex(html[:i], "<")
+	return html[start : i+strings.Index(html[i:], ">")+1]
 }

@@ -2,7 +2,6 @@ package state
 
 import (
 	"encoding/json"
-	"net/url"
 	"strings"
 
 	"stepwise/state/wire"
@@ -89,28 +88,24 @@ func (s *Store) attachmentsOf(content json.RawMessage) []Attachment {
 // is the backend's, relative to its history URL), keeping only web and
 // same-origin URLs.
 func (s *Store) fileURL(ref string) string {
-	if ref == "" {
-		return ""
-	}
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	if !u.IsAbs() && s.opts.FilesBase != "" {
-		if base, err := url.Parse(s.opts.FilesBase); err == nil {
-			u = base.ResolveReference(u)
-		}
-	}
-	out := u.String()
+	ref = strings.TrimSpace(ref)
+	scheme, _, hasScheme := strings.Cut(ref, ":")
 	switch {
-	case u.IsAbs():
-		if !IsWebURL(out) {
-			return ""
+	case ref == "", strings.HasPrefix(ref, "//"), strings.ContainsAny(ref, "\\ \t\n"):
+		return "" // nothing, or another host without a scheme
+	case hasScheme && !strings.ContainsAny(scheme, "/?#"):
+		if IsWebURL(ref) {
+			return ref
 		}
-	case strings.HasPrefix(out, "//"):
-		return "" // another host without a scheme
+		return "" // javascript:, data:, file: ...
+	case strings.HasPrefix(ref, "/") || s.opts.FilesBase == "":
+		return ref
 	}
-	return out
+	// Relative to the history's URL, as a browser resolves it (by hand:
+	// url.ResolveReference costs the wasm for this one call).
+	base, _, _ := strings.Cut(s.opts.FilesBase, "?")
+	base, _, _ = strings.Cut(base, "#")
+	return base[:strings.LastIndex(base, "/")+1] + ref
 }
 
 // imageDataURL is a data: URL of an image's base64 bytes, "" when it is

@@ -30,3 +30,22 @@ func TestCheckUpload(t *testing.T) {
 	}
 	assert.Equal(t, UploadOff, CheckUpload(UploadLimits{}, "a.txt", "text/plain", 1, 0, 0))
 }
+
+func TestFileURL(t *testing.T) {
+	o := DefaultOptions()
+	o.FilesBase = "https://chat.example/base/api/sessions/s1/history?x=1"
+	s := New(o)
+	for ref, want := range map[string]string{
+		"files/f1":                           "https://chat.example/base/api/sessions/s1/files/f1",
+		"/api/sessions/s1/files/f1":          "/api/sessions/s1/files/f1",
+		"https://cdn.example/a.png":          "https://cdn.example/a.png",
+		"javascript:alert(1)":                "",
+		"data:image/svg+xml;base64,PHN2Zz4=": "",
+		"//evil.example/x.png":               "",
+		"files/a b.png":                      "",
+		"":                                   "",
+	} {
+		assert.Equal(t, want, s.fileURL(ref), ref)
+	}
+	assert.Equal(t, "files/f1", New(DefaultOptions()).fileURL("files/f1"), "no base: as given")
+}
