@@ -32,7 +32,7 @@ const (
 	outgoing     = `document.querySelector('[data-testid="outgoing"]')`
 	outgoingText = `(document.querySelector('[data-testid="outgoing"] .outgoing-text') || {}).textContent`
 	composerText = `document.getElementById("composer-input").value`
-	noticeText   = `(document.querySelector('[data-testid="notice"]') || {}).textContent`
+	noticeText   = `((document.querySelector('[data-testid="notice"]') || {}).textContent || "")`
 	connState    = `document.querySelector('[data-testid="connection"]').dataset.state`
 	bannerText   = `(document.querySelector('[data-testid="offline"]') || {}).textContent`
 )

@@ -102,8 +102,6 @@ func (p *page) limitQuotaTo(origin string, n float64) {
 	}
 }
 
-const noticeText = `((document.querySelector('[data-testid="notice"]') || {}).textContent || "")`
-
 // storedConversation is the JSON the page saved in IndexedDB for a
 // conversation ("" when none).
 func storedConversation(id string) string {
