@@ -57,10 +57,8 @@ func attachFiles(ctx app.Context, files app.Value) bool {
 // attachButton opens the file picker.
 func attachButton(s Settings, a Attach, disabled bool) app.UI {
 	return app.Span().Class("attach-wrap").Body(
-		// Attr and On rather than Hidden, Multiple, Accept: each method
-		// name called brings every element type's method of that name.
-		app.Input().Type("file").ID(attachInputID).Attr("hidden", true).Attr("multiple", true).Attr("accept", a.Accept).
-			DataSet("testid", "attach-input").On("change", onPickFiles),
+		app.Input().Type("file").ID(attachInputID).Hidden(true).Multiple(true).Accept(a.Accept).
+			DataSet("testid", "attach-input").OnChange(onPickFiles),
 		iconButton("attach", "attach", s.T("attach.button"), "paperclip").Disabled(disabled).OnClick(openPicker),
 	)
 }
@@ -96,13 +94,13 @@ func dropHandlers(column app.HTMLMain) app.HTMLMain {
 		dt := e.Get("dataTransfer")
 		return dt.Truthy() && dt.Get("types").Call("includes", "Files").Bool()
 	}
-	return column.On("dragover", func(ctx app.Context, e app.Event) {
+	return column.OnDragOver(func(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate()
 		if hasFiles(e) {
 			e.PreventDefault() // allows the drop
 			e.Get("dataTransfer").Set("dropEffect", "copy")
 		}
-	}).On("drop", func(ctx app.Context, e app.Event) {
+	}).OnDrop(func(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate()
 		if hasFiles(e) {
 			e.PreventDefault() // not opened by the browser

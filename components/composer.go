@@ -101,7 +101,7 @@ func (c *Composer) textarea() app.UI {
 		Attr("enterkeyhint", "enter").
 		Placeholder(c.Settings.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput)
 	if c.Attach.On {
-		box = box.On("paste", onPasteFiles)
+		box = box.OnPaste(onPasteFiles)
 	}
 	return box
 }
