@@ -82,7 +82,6 @@ func TestPictureScreens(t *testing.T) {
 					t.Fatal(err)
 				}
 				p.replay("chart", "max", "vi")
-				p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] > button`)))
 				p.waitJS(`[...document.images].every(i => i.complete)`, 5*time.Second)
 				p.screenshot(name)
 				p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
