@@ -166,6 +166,20 @@
     return true;
   };
 
+  // go-app runs the app's event handlers on its own goroutine, after the
+  // event has returned when it is busy: an Event.PreventDefault there can
+  // come too late (Enter's new line lands in the emptied box; a form's
+  // submission reloads the page). The defaults the app always takes over
+  // are prevented here, while the event is dispatched.
+  document.addEventListener("submit", function (e) {
+    if (!e.target.hasAttribute("action")) e.preventDefault();
+  }, true);
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    if (t.id === "composer-input" && window.stepwiseEnterSends(e)) e.preventDefault();
+    else if (t.getAttribute && t.getAttribute("role") === "separator" && /^(ArrowLeft|ArrowRight|Home|End)$/.test(e.key)) e.preventDefault();
+  }, true);
+
   if (root.dataset.stepwise === "ready") return; // the app already runs
 
   var params = new URLSearchParams(location.search);

@@ -51,7 +51,8 @@ func sameView(t *testing.T, got, want map[string]any) {
 // send types a message and presses Enter.
 func (p *page) send(text string) {
 	p.t.Helper()
-	p.do(chromedp.SendKeys(chromedp.CSS(`[data-testid="composer"]`), text+"\r"))
+	p.do(chromedp.SendKeys(chromedp.CSS(`[data-testid="composer"]`), text))
+	p.pressEnter()
 }
 
 const agentStatus = `document.querySelector('[data-testid="conversation"]').dataset.agentStatus`
