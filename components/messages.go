@@ -141,9 +141,10 @@ func (v *UserView) Render() app.UI {
 		actions = append(actions, actionButton(s, v.Busy, "pencil", "message.edit", "edit").ID(domID("edit-button", it)).OnClick(v.onEdit))
 	}
 	actions = append(actions, messageMeta(ref, s, v.Busy)...)
-	return app.Div().Class("item user").DataSet("kind", "user").Body(
-		body,
-		attachmentsView(it, s),
+	// The actions beside the item, not in it: the item's text is the
+	// message's (DOM.md's data-kind="user").
+	return app.Div().Class("user-turn").Body(
+		app.Div().Class("item user").DataSet("kind", "user").Body(body, attachmentsView(it, s)),
 		app.Div().Class("msg-actions").Body(actions...),
 	)
 }

@@ -52,9 +52,9 @@ func TestCopyAUserMessage(t *testing.T) {
 	p.open("/?session=copy-user&lang=en")
 	p.waitConnected()
 	p.send("/timeline")
-	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-kind="user"] [data-testid="copy"]')`, 30*time.Second)
-	p.do(chromedp.Click(chromedp.CSS(`[data-kind="user"] [data-testid="copy"]`), chromedp.NodeVisible))
-	p.waitJS(`document.querySelector('[data-kind="user"] [data-testid="copy"]').getAttribute('aria-label') === "Copied"`, 5*time.Second)
+	p.waitJS(agentStatus+` === "idle" && document.querySelector('.user-turn [data-testid="copy"]')`, 30*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`.user-turn [data-testid="copy"]`), chromedp.NodeVisible))
+	p.waitJS(`document.querySelector('.user-turn [data-testid="copy"]').getAttribute('aria-label') === "Copied"`, 5*time.Second)
 	if got := eval[string](p, `navigator.clipboard.readText()`); got != "/timeline" {
 		t.Fatalf("copied %q", got)
 	}
