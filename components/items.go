@@ -36,10 +36,13 @@ func (v *ItemView) Render() app.UI {
 		body = &UserView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings, Busy: v.Busy, Copied: v.Copied}
 	default:
 		body = itemBody(v.Item, v.Settings, v.Forms)
-		if more := answerActions(v.Item, v.Settings, v.Busy); len(more) > 0 {
-			// An answer that ended otherwise than in text (an error, a
-			// stop): regenerate is the way on.
-			body = app.Div().Class("answer-end").Body(body, app.Div().Class("answer-actions").Body(more...))
+		// An answer that ended in an error or a stop: regenerate is the way
+		// on. Only for these views without state: wrapping a group as its
+		// turn ends would make it a new view, closing what the reader opened.
+		if k := v.Item.Kind; k == state.KindError || k == state.KindStopped {
+			if more := answerActions(v.Item, v.Settings, v.Busy); len(more) > 0 {
+				body = app.Div().Class("answer-end").Body(body, app.Div().Class("answer-actions").Body(more...))
+			}
 		}
 	}
 	if u := v.Item.Usage; u != nil {

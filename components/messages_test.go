@@ -204,3 +204,18 @@ func startTag(html, testid string) string {
 	start := strings.LastIndex(html[:i], "<")
 	return html[start : i+strings.Index(html[i:], ">")+1]
 }
+
+// A group that ends an answer keeps its view as its turn ends (wrapping it
+// would make it a new view and close what the reader opened).
+func TestGroupEndingAnAnswerIsNotWrapped(t *testing.T) {
+	s := storeOf(t,
+		`{"type":"user_message","message_id":"m1","content":"go"}`,
+		`{"type":"answer_start","message_id":"m2","parent_id":"m1","created_at":"2026-03-02T09:14:06Z"}`,
+		start, gs, tool("1", "a", "A"), `{"type":"group_end","index":0,"summary":"Done"}`, `{"type":"message_stop"}`,
+	)
+	items := s.Items()
+	last := items[len(items)-1]
+	require.Equal(t, state.KindGroup, last.Kind)
+	require.NotNil(t, last.Message)
+	assert.NotContains(t, itemHTML(t, allOffers(), last), "answer-end")
+}
