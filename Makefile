@@ -61,7 +61,7 @@ compress-wasm:
 		brotli -q 11 -f -k $(WASM) -o $(WASM).br && sha256sum $(WASM) | cut -d' ' -f1 > $(WASM).br.sha256; \
 	else echo "brotli not installed: serving gzip only"; rm -f $(WASM).br $(WASM).br.sha256; fi
 
-bin/stepwise: $(shell find server state components app -name '*.go' -not -name '*_test.go') $(PATCHED)
+bin/stepwise: $(shell find server state components app -name '*.go' -not -name '*_test.go') $(wildcard components/i18n/catalogs/*.json) $(PATCHED)
 	$(GO) build -trimpath -o $@ ./server
 
 # The demo agent keeps its sessions in stepwise.db (-data).

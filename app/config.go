@@ -1,11 +1,12 @@
-// Package app is Stepwise's client: the page's controller (Controller, the
-// go-app component that owns the session and its store and renders the
-// views of package components), its configuration, the transports that
-// feed it (WebSocket, SSE, replay) and the embedding bridge. Data flows one
-// way: transport -> Controller -> state.Store -> components' views; the
-// actions views raise -> Controller -> commands -> transport, whose
-// outcomes come back the same way. Other packages import it as "client"
-// (package components never does).
+// Package app is Stepwise's client as go-app sees it: the Controller (the
+// page's component, which wires a backend to the page's model and renders
+// the views of package components), its configuration, the one place that
+// picks the backend, and the embedding bridge. Data flows one way: the
+// backend (app/backend/...) -> the page's update (app/page) ->
+// state.Store -> the views' props; the actions the views raise -> the
+// page's update -> commands -> the backend, whose outcomes come back the
+// same way. Other packages import it as "client" (package components
+// never does).
 package app
 
 import (
@@ -36,6 +37,17 @@ type Config struct {
 	Warm int
 
 	FaviconService string // "" turns favicon fallbacks off
+
+	// The deployment's brand (docs/brand.md): an accent colour (#rrggbb;
+	// "" for Stepwise's), a logo's URL ("" for the Stepwise mark) and the
+	// empty state's suggestions (nil: the demo's scenarios).
+	Accent      string
+	Logo        string
+	Suggestions []string
+
+	// CatalogPath is where the catalogs app.wasm does not hold are
+	// fetched from, LANG.json appended.
+	CatalogPath string
 
 	// Scenarios are the demo scenario names the server plays (EnvScenarios),
 	// ordered for the empty state; nil when it did not say.
@@ -92,12 +104,6 @@ const (
 	ProtocolAISDK    = "ai-sdk"
 )
 
-// AgentMode is true for an AG-UI agent or an AI SDK chat route: the page
-// keeps the conversation and POSTs each run (agent.go).
-func (c Config) AgentMode() bool {
-	return c.Protocol == ProtocolAGUI || c.Protocol == ProtocolAISDK
-}
-
 // DefaultConfig returns the defaults of PROTOCOL.md.
 func DefaultConfig() Config {
 	return Config{
@@ -122,6 +128,7 @@ func DefaultConfig() Config {
 		MaxUploadBytes:        20 << 20,
 		MaxUploadFiles:        10,
 		MaxMessageUploadBytes: 50 << 20,
+		CatalogPath:           DefaultCatalogPath,
 	}
 }
 
@@ -151,6 +158,12 @@ const (
 	EnvAgentPath      = "STEPWISE_PAGE_AGENT_PATH"
 	EnvChatPath       = "STEPWISE_PAGE_CHAT_PATH"
 	EnvScenarios      = "STEPWISE_PAGE_SCENARIOS" // the demo's scenario names, comma-separated
+	// The brand: accent colour, logo URL, suggestions (one a line), and
+	// where the catalogs are (under a base path).
+	EnvAccent      = "STEPWISE_PAGE_ACCENT"
+	EnvLogo        = "STEPWISE_PAGE_LOGO"
+	EnvSuggestions = "STEPWISE_PAGE_SUGGESTIONS"
+	EnvCatalogPath = "STEPWISE_PAGE_CATALOG_PATH"
 	// The backend's limits, in bytes, when they are not the demo server's
 	// (Config.MaxFrameBytes, MaxRequestBytes), and the agent modes'
 	// silence timeout in seconds (Config.SilenceTimeout; 0 for none).
@@ -186,6 +199,14 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.AgentName, EnvAgentName)
 	set(&c.AgentPath, EnvAgentPath)
 	set(&c.ChatPath, EnvChatPath)
+	set(&c.CatalogPath, EnvCatalogPath)
+	set(&c.Logo, EnvLogo)
+	if v := getenv(EnvAccent); components.BrandColors(v) != nil {
+		c.Accent = v
+	}
+	if v := getenv(EnvSuggestions); v != "" {
+		c.Suggestions = suggestionLines(strings.Split(v, "\n"))
+	}
 	switch p := getenv(EnvProtocol); p {
 	case ProtocolAGUI, ProtocolAISDK, ProtocolStepwise:
 		c.Protocol = p
@@ -250,7 +271,44 @@ func ConfigFromURL(base Config, u *url.URL) Config {
 	if q.Get("transport") == "sse" {
 		c.Transport = "sse"
 	}
+	// An embed's data- attributes (web/embed.js).
+	if a := q.Get("accent"); components.BrandColors(a) != nil {
+		c.Accent = a
+	}
+	if l := q.Get("logo"); safeLogoURL(l) {
+		c.Logo = l
+	}
+	if s := suggestionLines(q["suggestion"]); len(s) > 0 {
+		c.Suggestions = s
+	}
 	return c
+}
+
+// maxSuggestions bounds the empty state's suggestions.
+const maxSuggestions = 8
+
+// suggestionLines are the non-blank lines, trimmed, at most maxSuggestions.
+func suggestionLines(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && len(out) < maxSuggestions {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// safeLogoURL: a logo from the URL (an embed's data-logo) is an https or
+// same-site image, never a data: or javascript: one.
+func safeLogoURL(s string) bool {
+	if s == "" {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	return u.Scheme == "https" || (u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/"))
 }
 
 // cleanSessionID keeps the characters wire.ValidSessionID accepts, at most
@@ -267,9 +325,4 @@ func cleanSessionID(id string) string {
 		}
 	}
 	return b.String()
-}
-
-// Path fills a path template with the session id.
-func (c Config) Path(template string) string {
-	return strings.ReplaceAll(template, "{session_id}", url.PathEscape(c.SessionID))
 }

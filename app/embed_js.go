@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/page"
 	"stepwise/state"
 )
 
@@ -44,10 +45,10 @@ func setupEmbed(ctx app.Context, c *Controller) *embedBridge {
 		case "stepwise:send":
 			text := data.Get("text")
 			if text.Type() == js.TypeString {
-				ctx.Dispatch(func(ctx app.Context) { c.onSend(ctx, app.Action{Value: text.String()}) })
+				ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.Send{Text: text.String()}) })
 			}
 		case "stepwise:stop":
-			ctx.Dispatch(func(ctx app.Context) { c.onStop(ctx, app.Action{}) })
+			ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.Stop{}) })
 		}
 		return nil
 	})

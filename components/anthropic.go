@@ -126,23 +126,17 @@ func toolLabel(t *state.Tool, tr translator) string {
 	return t.Label
 }
 
-// toolErrorKeys say each server tool error_code in the UI's language.
-var toolErrorKeys = map[string]string{
-	"invalid_tool_input":       "tool.error.invalid_tool_input",
-	"unavailable":              "tool.error.unavailable",
-	"max_uses_exceeded":        "tool.error.max_uses_exceeded",
-	"too_many_requests":        "tool.error.too_many_requests",
-	"query_too_long":           "tool.error.query_too_long",
-	"request_too_large":        "tool.error.request_too_large",
-	"execution_time_exceeded":  "tool.error.execution_time_exceeded",
-	"output_file_too_large":    "tool.error.output_file_too_large",
-	"file_not_found":           "tool.error.file_not_found",
-	"url_too_long":             "tool.error.url_too_long",
-	"url_not_allowed":          "tool.error.url_not_allowed",
-	"url_not_in_prior_context": "tool.error.url_not_in_prior_context",
-	"url_not_accessible":       "tool.error.url_not_accessible",
-	"unsupported_content_type": "tool.error.unsupported_content_type",
-	state.UnknownErrorCode:     "tool.error.failed",
+// toolErrorKey is the catalog key of a server tool's error_code: those
+// of state.ToolErrorCodes have a sentence of their own in every language
+// (the i18n tests check it); "" for another code.
+func toolErrorKey(code string) string {
+	switch {
+	case code == state.UnknownErrorCode:
+		return "tool.error.failed"
+	case state.KnownToolError(code):
+		return "tool.error." + code
+	}
+	return ""
 }
 
 // toolResponse is a tool's response as the UI shows it: a server tool's
@@ -157,7 +151,7 @@ func toolResponse(t *state.Tool, tr translator) string {
 	if t.ErrorCode == "" {
 		return *t.Result
 	}
-	if key, ok := toolErrorKeys[t.ErrorCode]; ok {
+	if key := toolErrorKey(t.ErrorCode); key != "" {
 		return tr.T(key)
 	}
 	return tr.T("tool.error.code", t.ErrorCode)

@@ -199,11 +199,11 @@ func typeTag(mediaType string) string {
 func fileSize(n int64, s Settings) string {
 	switch {
 	case n < 1000:
-		return s.T("size.bytes", n)
+		return s.T("size.bytes", s.Locale.Int(n))
 	case n < 1000*1024:
-		return s.T("size.kb", n/1024, n%1024*10/1024)
+		return s.T("size.kb", s.Locale.Decimal(n/1024, int(n%1024*10/1024)))
 	}
-	return s.T("size.mb", n>>20, n%(1<<20)*10>>20)
+	return s.T("size.mb", s.Locale.Decimal(n>>20, int(n%(1<<20)*10>>20)))
 }
 
 // Picture is an image shown small: a button that opens it full size in a

@@ -97,7 +97,7 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 }
 
 func (c *Composer) textarea() app.UI {
-	box := app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).
+	box := app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).Attr("dir", "auto").
 		Attr("enterkeyhint", "enter").
 		Placeholder(c.Settings.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput)
 	if c.Attach.On {

@@ -102,7 +102,7 @@ func textItem(it *state.Item, s Settings, copied string, stream *mdStream, more 
 			append([]app.UI{copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s)}, more...)...,
 		))
 	}
-	return app.Div().Class(cls).DataSet("kind", "text").Body(body...)
+	return app.Div().Class(cls).DataSet("kind", "text").Attr("dir", "auto").Body(body...)
 }
 
 // announcer is the page's polite status region (visually hidden). It is

@@ -3,7 +3,6 @@ package components
 import (
 	"encoding/json"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,41 +10,51 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"stepwise/components/htmltest"
 	"stepwise/state"
 )
 
 func TestInterruptForm(t *testing.T) {
 	set := in("en")
-	s := storeOf(t,
+	s := state.New(state.Options{Kept: state.KeptAsAGUI})
+	for _, e := range []string{
 		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
 		`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"ask","message":"Which <b>account</b>?","responseSchema":{"type":"object","properties":{
 			"account":{"type":"string","enum":["work","home"],"title":"Account"},
 			"note":{"type":"string","description":"Anything else"},
 			"copies":{"type":"integer","default":2},
-			"remember":{"type":"boolean","title":"Remember"}},"required":["account"]}}]}}`)
+			"remember":{"type":"boolean","title":"Remember"}},"required":["account"]}}]}}`,
+	} {
+		require.NotEqual(t, state.Skipped, s.ApplyJSON([]byte(e)).Outcome)
+	}
 	f := s.Items()[0]
 	require.Equal(t, state.KindForm, f.Kind)
-	html := itemHTML(t, set, f)
-	assert.Contains(t, html, `data-kind="form"`)
-	assert.Contains(t, html, `data-state="pending"`)
-	assert.Contains(t, html, "Which &lt;b&gt;account&lt;/b&gt;?", "the agent's text is text")
-	assert.Contains(t, html, "<select")
-	assert.Equal(t, 3, strings.Count(html, "<option"), "a prompt and two values")
-	assert.Contains(t, html, `type="checkbox"`)
-	assert.Contains(t, html, `inputmode="numeric"`)
-	assert.Contains(t, html, `value="2"`, "the schema's default")
-	assert.Contains(t, html, "Anything else")
-	assert.Contains(t, html, `data-testid="form-submit"`)
-	assert.Equal(t, 4, strings.Count(html, "<label"), "every input has its label")
+	form := htmltest.Render(t, &ItemView{Item: f, Rev: f.Rev, Settings: set}).First(htmltest.AttrIs("data-kind", "form"))
+	require.NotNil(t, form)
+	assert.Equal(t, "pending", form.Attr("data-state"))
+	assert.Contains(t, form.Text(), "Which <b>account</b>?", "the agent's text is text")
+	assert.Nil(t, form.First(htmltest.Tag("b")))
+	selects := form.All(htmltest.Tag("select"))
+	require.Len(t, selects, 1)
+	assert.Len(t, selects[0].All(htmltest.Tag("option")), 3, "a prompt and two values")
+	assert.NotNil(t, form.First(htmltest.AttrIs("type", "checkbox")))
+	copies := form.First(htmltest.AttrIs("inputmode", "numeric"))
+	require.NotNil(t, copies)
+	assert.Equal(t, "2", copies.Attr("value"), "the schema's default")
+	assert.Contains(t, form.Text(), "Anything else")
+	assert.NotNil(t, form.First(htmltest.TestID("form-submit")))
+	assert.Len(t, form.All(htmltest.Tag("label")), 4, "every input has its label")
 
-	_, err := s.AnswerCard("i1", state.CardAnswer{Values: json.RawMessage(`{"account":"home","copies":2,"remember":true}`)})
+	_, err := s.ApplyLocal(state.CardAnswered{Key: "i1", Answer: state.CardAnswer{Values: json.RawMessage(`{"account":"home","copies":2,"remember":true}`)}})
 	require.NoError(t, err)
-	html = itemHTML(t, set, f)
-	assert.Contains(t, html, `data-state="answered"`)
-	assert.NotContains(t, html, "<input")
-	assert.Contains(t, html, ">home<")
-	assert.Contains(t, html, ">Yes<")
-	assert.Contains(t, html, ">No answer<", "the note was left empty")
+	form = htmltest.Render(t, &ItemView{Item: f, Rev: f.Rev, Settings: set}).First(htmltest.AttrIs("data-kind", "form"))
+	require.NotNil(t, form)
+	assert.Equal(t, "answered", form.Attr("data-state"))
+	assert.Nil(t, form.First(htmltest.Tag("input")))
+	text := form.Text()
+	assert.Contains(t, text, "home")
+	assert.Contains(t, text, "Yes")
+	assert.Contains(t, text, "No answer", "the note was left empty")
 }
 
 // A form the agent waits for until a time shows the time left, as a

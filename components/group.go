@@ -117,7 +117,17 @@ func (v *GroupView) Render() app.UI {
 			steps = append(steps, app.Div().Class(cls).Body(itemBody(st, v.Settings, v.Forms)))
 		}
 	}
-	root := app.Div().Class("item group "+stateName).DataSet("kind", "group").DataSet("state", stateName)
+	// The apps of its tools (mcpapp.go) stay in view when it collapses:
+	// before the body in the DOM, so that opening it never moves (and so
+	// reloads) their frames, and after it on screen (CSS order).
+	apps := appsOf(g.Steps, v.Settings)
+	cls := "item group " + stateName
+	var appsBox app.UI
+	if len(apps) > 0 {
+		cls += " has-apps"
+		appsBox = app.Div().Class("group-apps").Body(apps...)
+	}
+	root := app.Div().Class(cls).DataSet("kind", "group").DataSet("state", stateName)
 	if g.Subagent != nil {
 		root = root.DataSet("subagent", g.Subagent.Name)
 	}
@@ -131,6 +141,7 @@ func (v *GroupView) Render() app.UI {
 			app.If(!running, func() app.UI { return groupOutcome(g, v.Settings) }),
 			app.Span().Class("chevron"), // empty, as the spinner
 		),
+		appsBox,
 		app.If(v.expanded, func() app.UI {
 			return app.Div().ID(bodyID).Class("group-body").Body(
 				app.If(g.Subagent != nil && g.Subagent.Description != "", func() app.UI {

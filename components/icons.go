@@ -26,10 +26,19 @@ var iconPaths = map[string]string{
 	"paperclip":  "M20 11l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.5 3.5 0 0 1 5 5L10 17a2 2 0 0 1-3-3l7.5-7.5",
 	"file":       "M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5zM14 3v5h5",
 	"download":   "M12 4v11M7 10l5 5 5-5M5 20h14",
+	"globe":      "M12 3a9 9 0 100 18 9 9 0 000-18zM3 12h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9M12 3c-2.4 2.5-3.6 5.5-3.6 9s1.2 6.5 3.6 9",
 }
 
+// mirrored are the icons that point along the line of text: a
+// right-to-left page draws them flipped (stepwise.css, .mirror-rtl).
+var mirrored = map[string]bool{"send": true}
+
 func icon(name string) app.UI {
-	return svg("svg").Class("icon").Attr("viewBox", "0 0 24 24").Attr("width", "20").Attr("height", "20").
+	class := "icon"
+	if mirrored[name] {
+		class += " mirror-rtl"
+	}
+	return svg("svg").Class(class).Attr("viewBox", "0 0 24 24").Attr("width", "20").Attr("height", "20").
 		Attr("aria-hidden", "true").Attr("focusable", "false").Body(
 		svg("path").Attr("d", iconPaths[name]).Attr("fill", "none").Attr("stroke", "currentColor").
 			Attr("stroke-width", "2").Attr("stroke-linecap", "round").Attr("stroke-linejoin", "round"),
@@ -41,8 +50,15 @@ func icon(name string) app.UI {
 // beside it). As an <img>, each copy of the file would be an SVG document
 // of its own for the browser to make on the main thread as the page
 // starts, and a request (the file is revalidated at each use).
-func logo(class string, size int) app.UI {
+//
+// A deployment's own logo (Settings.Logo) is an image instead, as
+// decorative as the mark.
+func logo(s Settings, class string, size int) app.UI {
 	px := strconv.Itoa(size)
+	if s.Logo != "" {
+		return app.Img().Class(class+" custom-logo").Src(s.Logo).Attr("role", "presentation").Aria("hidden", true).
+			Width(size).Height(size)
+	}
 	return svg("svg").Class(class).Attr("viewBox", "0 0 64 64").Attr("width", px).Attr("height", px).
 		Attr("aria-hidden", "true").Attr("focusable", "false").Body(
 		svg("rect").Attr("width", "64").Attr("height", "64").Attr("rx", "15").Attr("fill", "#4f46e5"),

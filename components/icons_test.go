@@ -34,7 +34,7 @@ func TestLogoDrawsWebLogo(t *testing.T) {
 		return out
 	}
 	want := shapes(string(file))
-	html := app.HTMLString(logo("topbar-logo", 28))
+	html := app.HTMLString(logo(Settings{}, "topbar-logo", 28))
 	got := shapes(html)
 	if len(want) != 3 || strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("the inline mark:\n%s\nweb/logo.svg:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

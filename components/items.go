@@ -56,7 +56,7 @@ func (v *ItemView) Render() app.UI {
 
 func brandHeader(s Settings) app.UI {
 	return app.Div().Class("brand").Body(
-		logo("brand-logo", 24),
+		logo(s, "brand-logo", 24),
 		app.Span().Class("brand-name").Text(s.agentName()),
 	)
 }
@@ -169,7 +169,7 @@ func (v *ThinkingView) Render() app.UI {
 			}),
 		),
 		app.If(v.d.open, func() app.UI {
-			return app.Div().ID(id).Class("thinking-body").Text(v.Item.Text)
+			return app.Div().ID(id).Class("thinking-body").Attr("dir", "auto").Text(v.Item.Text)
 		}),
 		app.If(v.Item.Cut, func() app.UI { return cutMark(v.Settings) }),
 	)

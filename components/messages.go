@@ -125,7 +125,7 @@ func (v *UserView) Render() app.UI {
 		v.key, v.editing = it.Key, false
 	}
 	ref := it.Message
-	var body app.UI = app.Div().Class("bubble").Text(it.Text)
+	var body app.UI = app.Div().Class("bubble").Attr("dir", "auto").Text(it.Text)
 	if v.editing && ref != nil {
 		body = app.Form().Class("edit-form").DataSet("testid", "edit-form").OnSubmit(v.onSubmit).Body(
 			&focusOnMount{ID: v.editID(), Elem: app.Textarea().ID(v.editID()).Class("edit-input").DataSet("testid", "edit-input").

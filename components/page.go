@@ -55,6 +55,17 @@ type PageProps struct {
 	// Copied is the copy button that just copied (its CopyCommand.ID).
 	Copied string
 
+	// Theme is the reader's choice of theme (ThemeSystem, ThemeLight,
+	// ThemeDark) for the menu; the page's <html data-theme> applies it.
+	Theme string
+	// Accent is the deployment's accent colour (#rrggbb), "" for
+	// Stepwise's: the shell gets the custom properties derived from it
+	// (BrandColors).
+	Accent string
+	// Suggestions are the deployment's prompts for the empty state, in
+	// place of the demo's scenarios; nil for none.
+	Suggestions []string
+
 	Conversations ConversationList // the sidebar
 	// Scenarios are the demo scenarios the empty state suggests, in order
 	// (ScenarioOrder); nil for the built-in list.
@@ -70,13 +81,13 @@ type PageProps struct {
 	Resuming bool
 
 	// Frozen are the chunks (by index) whose items the page shows as a
-	// static copy of their DOM instead of views (app/freeze.go). A chunk is
+	// static copy of their DOM instead of views (app/dom/freeze.go). A chunk is
 	// drawn frozen only while its items are still those of its mark: any
 	// change draws it live again.
 	Frozen map[int]ChunkMark
 	// Waiting are the chunks (by index) not drawn yet: drawn empty, at an
 	// estimated height, until the app draws them a few at a time
-	// (app/draw.go).
+	// (app/dom/draw.go).
 	Waiting map[int]bool
 }
 
@@ -118,8 +129,12 @@ func Page(p PageProps) app.UI {
 	if p.Attach.On && !p.Starting {
 		column = dropHandlers(column)
 	}
-	return app.Div().Class("shell").Body(
-		&Topbar{Settings: s, Connection: p.Connection,
+	shell := app.Div().Class("shell").Attr("dir", s.Locale.Dir())
+	if style := brandStyle(p.Accent); style != "" {
+		shell = shell.Attr("style", style).DataSet("brand", "on")
+	}
+	return shell.Body(
+		&Topbar{Settings: s, Connection: p.Connection, Theme: p.Theme,
 			ShowConversations: !p.Conversations.Hidden, ConversationsOpen: p.Conversations.Open,
 			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting,
 			Export: s.Offers.Export && len(p.Items) > 0},
@@ -180,7 +195,8 @@ type Topbar struct {
 	SourceCount                          int // sources, not searches (SourceCount)
 	// Starting: the server's prerender (PageProps.Starting).
 	Starting bool
-	Export   bool // offer the conversation's export
+	Export   bool   // offer the conversation's export
+	Theme    string // PageProps.Theme
 }
 
 func (b *Topbar) Render() app.UI {
@@ -194,7 +210,7 @@ func (b *Topbar) Render() app.UI {
 				Disabled(b.Starting).
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionToggleConversations) }).Body(icon("menu"))
 		}),
-		logo("topbar-logo", 28),
+		logo(s, "topbar-logo", 28),
 		app.Div().Class("topbar-name").Body(
 			app.H1().Class("name").Text(s.agentName()),
 			app.Span().Class("tagline").Text(s.T("app.tagline")),
@@ -215,6 +231,7 @@ func (b *Topbar) Render() app.UI {
 				app.Span().Class("badge").Text(strconv.Itoa(b.SourceCount)),
 			)
 		}),
+		&PrefsMenu{Settings: s, Theme: b.Theme, Disabled: b.Starting},
 	)
 }
 
@@ -225,7 +242,7 @@ func conversation(p PageProps) []app.UI {
 		if p.Starting && p.Resuming {
 			return nil
 		}
-		return []app.UI{emptyState(p.Settings, p.Scenarios, p.Starting)}
+		return []app.UI{emptyState(p.Settings, p.Scenarios, p.Suggestions, p.Starting)}
 	}
 	chunks := make([]app.UI, 0, len(items)/ChunkSize+2)
 	for i := 0; i*ChunkSize < len(items); i++ {
@@ -279,7 +296,7 @@ type ChunkView struct {
 	// wait: ItemView.Busy).
 	Busy bool
 	// Frozen: the chunk is drawn empty, and the app puts a static copy of
-	// its items' DOM in it (app/freeze.go).
+	// its items' DOM in it (app/dom/freeze.go).
 	Frozen bool
 	// Waiting: the chunk is drawn empty until the app draws its items.
 	Waiting bool
@@ -300,12 +317,20 @@ func (c *ChunkView) Render() app.UI {
 	return app.Div().Class("chunk").Body(views...)
 }
 
-func emptyState(s Settings, scenarios []string, starting bool) app.UI {
+// emptyState invites the reader to start: the deployment's suggestions,
+// else the demo's scenarios.
+func emptyState(s Settings, scenarios, suggestions []string, starting bool) app.UI {
+	hint, buttons := s.T("empty.hint"), []app.UI(nil)
+	if len(suggestions) > 0 {
+		hint, buttons = s.T("empty.hint_suggestions"), suggestionButtons(suggestions, starting)
+	} else {
+		buttons = scenarioButtons(ScenarioOrder(scenarios), starting)
+	}
 	return app.Div().Class("empty").Body(
-		logo("empty-logo", 56),
+		logo(s, "empty-logo", 56),
 		app.H2().Text(s.T("empty.title")),
-		app.P().Text(s.T("empty.hint")),
-		app.Ul().Class("suggestions").Body(scenarioButtons(ScenarioOrder(scenarios), starting)...),
+		app.P().Text(hint),
+		app.Ul().Class("suggestions").Body(buttons...),
 	)
 }
 

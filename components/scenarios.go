@@ -3,7 +3,7 @@ package components
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // Scenarios are the built-in demo scenarios the empty state suggests.
-var Scenarios = []string{"timeline", "plan", "parallel", "search", "chart", "anthropic", "question", "approval", "markdown", "activity", "error", "long"}
+var Scenarios = []string{"timeline", "plan", "parallel", "search", "chart", "app", "anthropic", "question", "approval", "markdown", "activity", "error", "long"}
 
 // ScenarioOrder orders the scenario names a server plays: the built-in
 // ones in the order of Scenarios, then the others (-scenarios files) as
@@ -28,6 +28,21 @@ func ScenarioOrder(names []string) []string {
 			out = append(out, n)
 			delete(has, n)
 		}
+	}
+	return out
+}
+
+// suggestionButtons lists a deployment's suggestions: each sends its own
+// words (disabled until the app runs).
+func suggestionButtons(texts []string, disabled bool) []app.UI {
+	out := make([]app.UI, 0, len(texts))
+	for i, text := range texts {
+		out = append(out, app.Li().Body(
+			app.Button().Type("button").Class("suggestion").Attr("dir", "auto").DataSet("suggestion", i).Disabled(disabled).
+				OnClick(func(ctx app.Context, e app.Event) {
+					ctx.NewActionWithValue(ActionSendMessage, text)
+				}, app.EventScope(text)).Text(text),
+		))
 	}
 	return out
 }

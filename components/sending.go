@@ -1,8 +1,6 @@
 package components
 
 import (
-	"strconv"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -61,7 +59,7 @@ func outgoingView(s Settings, m Outgoing) app.UI {
 	status, actions := outgoingStatus(s, m)
 	return app.Div().Class("item user outgoing").DataSet("testid", "outgoing").DataSet("state", string(m.State)).
 		DataSet("waiting", m.Waiting).Body(
-		app.Div().Class("bubble").Text(m.Text),
+		app.Div().Class("bubble").Attr("dir", "auto").Text(m.Text),
 		app.Div().Class("outgoing-status").Body(
 			app.Span().Class("outgoing-text").Body(
 				app.Span().Class("outgoing-dot").Aria("hidden", true),
@@ -151,13 +149,8 @@ func FormatBytes(s Settings, n int) string {
 		return s.Locale.Int(int64((n+1<<9)>>10)) + " KB"
 	}
 	tenths := (int64(n)*10 + 1<<19) >> 20
-	whole := s.Locale.Int(tenths / 10)
 	if tenths%10 == 0 || tenths >= 1000 {
 		return s.Locale.Int((tenths+5)/10) + " MB"
 	}
-	sep := "."
-	if s.Locale.Lang() != "en" {
-		sep = ","
-	}
-	return whole + sep + strconv.FormatInt(tenths%10, 10) + " MB"
+	return s.Locale.Decimal(tenths/10, int(tenths%10)) + " MB"
 }

@@ -16,6 +16,9 @@ type Settings struct {
 	FaviconService string // "" turns favicon fallbacks off
 	// Offers are the message actions the controller handles (messages.go).
 	Offers Offers
+	// Logo is the URL of the deployment's logo, shown in place of the
+	// Stepwise mark; "" for the mark.
+	Logo string
 }
 
 // DefaultSettings are the settings of a page asked for nothing.

@@ -43,6 +43,10 @@ func (v *ToolView) Render() app.UI {
 	if o := toolOutcome(t); o != "" {
 		root = root.DataSet("outcome", o)
 	}
+	var appView app.UI
+	if t.App != nil && v.Step == "" { // a step's app shows below its group
+		appView = &AppView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings}
+	}
 	return root.Body(
 		v.d.button("tool-row", id,
 			toolDot(t),
@@ -53,6 +57,7 @@ func (v *ToolView) Render() app.UI {
 			}),
 			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKey(t))),
 		),
+		appView, // before the details: opening them never moves its frame
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
 		// Pictures are what a chart or a screenshot tool is for: shown
 		// without opening the step.

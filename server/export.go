@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	client "stepwise/app"
+	"stepwise/components/i18n"
 	"stepwise/server/site"
 )
 
@@ -133,6 +134,15 @@ func exportFiles(cfg site.Config) (map[string][]byte, error) {
 		"/manifest.webmanifest": "manifest.webmanifest", "/app.css": "app.css",
 	} {
 		if files[name], err = get(path, "identity"); err != nil {
+			return nil, err
+		}
+	}
+	// The catalogs the app fetches for languages beyond vi and en.
+	for _, lang := range i18n.Languages {
+		if i18n.Builtin(lang) {
+			continue
+		}
+		if files["web/i18n/"+lang+".json"], err = get("/web/i18n/"+lang+".json", "identity"); err != nil {
 			return nil, err
 		}
 	}

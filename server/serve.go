@@ -38,6 +38,8 @@ func serve(args []string) int {
 	sessionStreams := fs.Int("max-streams-per-session", demo.DefaultMaxStreamsPerSession, "open streams (WebSocket, SSE) one demo session may have (0: no limit)")
 	clientStreams := fs.Int("max-streams-per-client", demo.DefaultMaxStreamsPerClient, "open demo streams one client (IP address) may have (0: no limit)")
 	clientSessions := fs.Int("client-sessions-per-hour", demo.DefaultClientSessionsPerHour, "new demo sessions one client (IP address) may start per hour (0: no limit)")
+	sandboxAddr := fs.String("sandbox-addr", "", "listen `address` of the MCP Apps sandbox proxy (default: -addr's port + 1; off: no apps)")
+	sandboxOrigin := fs.String("sandbox-origin", "", "`URL` pages load the MCP Apps sandbox proxy from, when served on a domain of its own (routed to -sandbox-addr)")
 	env := map[string]string{}
 	clientSetting := func(name, key, usage string) {
 		fs.Func(name, usage, func(v string) error { env[key] = v; return nil })
@@ -53,6 +55,7 @@ func serve(args []string) int {
 	deployFlags := addDeployFlags(fs)
 	uploads := addUploadFlags(fs)
 	feedback := addFeedbackFlag(fs)
+	brand := addBrandFlags(fs)
 	fs.Usage = usageWithEnv(fs, "Usage: stepwise [flags]\n       stepwise export [flags] DIR\n       stepwise healthcheck")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -83,6 +86,10 @@ func serve(args []string) int {
 	}
 	if proto != agentproxy.Stepwise && *backend == "" {
 		fmt.Fprintln(os.Stderr, "stepwise: -protocol", proto, "needs -backend URL (the agent's endpoint)")
+		return 2
+	}
+	if err := brand.apply(env); err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
 		return 2
 	}
 	env[client.EnvProtocol] = string(proto)
@@ -119,6 +126,19 @@ func serve(args []string) int {
 	if *backend != "" {
 		api = deploy.credentials.Wrap(api)
 	}
+	sandboxPlan, err := planSandbox(*addr, *sandboxAddr, *sandboxOrigin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 2
+	}
+	sandboxLn, err := sandboxPlan.listen()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepwise:", err)
+		return 1
+	}
+	if sandboxPlan.Origin != "" {
+		env[client.EnvSandbox] = sandboxPlan.Origin
+	}
 	handler, err := site.New(site.Config{
 		WebDir:         *webDir,
 		FrameAncestors: strings.Fields(*frameAncestors),
@@ -126,6 +146,7 @@ func serve(args []string) int {
 		API:            api,
 		Env:            env,
 		AllowedHosts:   hostNames(*addr, *allowedHosts, os.Hostname),
+		FrameSrc:       sandboxPlan.FrameSrc,
 		BasePath:       deploy.basePath,
 		AllowedOrigins: deploy.allowedOrigins,
 		ConnectSrc:     feedback.connectSrc(),
@@ -149,6 +170,12 @@ func serve(args []string) int {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if sandboxLn != nil {
+		sandboxSrv := newHTTPServer(sandboxHandler(hostNames(*addr, *allowedHosts, os.Hostname), strings.Fields(*frameAncestors)), defaultTimeouts)
+		defer sandboxSrv.Close()
+		go func() { errc <- sandboxSrv.Serve(sandboxLn) }()
+		slog.Info("stepwise: MCP Apps sandbox on http://" + sandboxLn.Addr().String())
+	}
 	slog.Info("stepwise: serving on http://"+ln.Addr().String()+deploy.basePath, deploy.startAttrs(*backend, proto)...)
 	select {
 	case err := <-errc:

@@ -539,7 +539,9 @@ func (s *Store) aguiToolStart(st *aguiState, id, name, parentID string) {
 	if s.tools[id] == nil && s.group == nil {
 		s.openGroup("")
 	}
-	s.toolUse(id, name, nil, "", "")
+	if it := s.toolUse(id, name, nil, "", ""); it != nil {
+		it.Tool.InputStreaming = true
+	}
 }
 
 // aguiToolEnd parses a call's arguments into its request.
@@ -547,6 +549,10 @@ func (s *Store) aguiToolEnd(st *aguiState, id string) {
 	args := st.args[id]
 	if args == nil {
 		return
+	}
+	if it := s.tools[id]; it != nil {
+		it.Tool.InputStreaming = false
+		s.touch(it)
 	}
 	if it := s.tools[id]; it != nil && len(*args) > 0 {
 		if in := toolInput(*args); in != nil {
@@ -639,6 +645,9 @@ func (s *Store) aguiActivity(st *aguiState, id, activityType string, content jso
 	m.Content = append(json.RawMessage(nil), content...)
 	if activityType != "" {
 		m.ActivityType = activityType
+	}
+	if m.ActivityType == MCPAppsActivityType && s.aguiMCPApp(id, content) {
+		return // shown as its tool's app (mcpapp.go)
 	}
 	text := IndentJSON(content)
 	summary, progress := activityLive(content)
@@ -860,7 +869,7 @@ func (s *Store) aguiLegacyInterrupt(st *aguiState, value json.RawMessage) {
 // integration sends both when its emitInterruptOutcome option is on): its
 // metadata.langgraph.raw is the on_interrupt value. That card stays the
 // only one; the outcome's id is kept on it, so the answer goes out under
-// both (AGUIRunInput), and the outcome entry is marked as seen, so each
+// both (aguiRunInput), and the outcome entry is marked as seen, so each
 // legacy card matches one interrupt only.
 func (s *Store) aguiSameAsLegacy(st *aguiState, in wire.AGUIInterrupt) bool {
 	var meta struct {

@@ -291,11 +291,11 @@ func cloneAGUI(c AGUIConversation) AGUIConversation {
 	return out
 }
 
-// RestoreAGUI replaces the store's content with a saved conversation, as a
+// restoreAGUI replaces the store's content with a saved conversation, as a
 // reload shows it: every group closed as history (but the one holding a
 // card still waiting for the user), the agent idle, open interrupts shown
 // again.
-func (s *Store) RestoreAGUI(c AGUIConversation) Changes {
+func (s *Store) restoreAGUI(c AGUIConversation) Changes {
 	s.rebuildAGUI(cloneAGUI(c), false)
 	s.changes.List, s.changes.Status, s.changes.Sources, s.changes.Pending = true, true, true, true
 	return s.changes
@@ -416,13 +416,13 @@ func userContentText(raw json.RawMessage) string {
 	return text
 }
 
-// AGUIRunInput starts the next run and returns the RunAgentInput to POST:
+// aguiRunInput starts the next run and returns the RunAgentInput to POST:
 // the conversation so far, plus a new user message when userText is not
 // empty; the answers to the open interrupts as its resume (the ones not
 // answered are cancelled: the user moved on), and a LangGraph
 // on_interrupt's answer as forwardedProps.command.resume. The agent is
 // running from here; the user's message shows at once.
-func (s *Store) AGUIRunInput(userText string) wire.RunAgentInput {
+func (s *Store) aguiRunInput(userText string) wire.RunAgentInput {
 	s.begin()
 	st := &s.dialectState().agui
 	st.flush()

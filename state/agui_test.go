@@ -226,7 +226,7 @@ func TestAGUIToolInterruptAnsweredAsResume(t *testing.T) {
 	assert.Equal(t, FieldInteger, form.Fields[2].Type)
 	assert.Equal(t, FieldBoolean, form.Fields[3].Type)
 
-	ready, err := s.AnswerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "send_email", Args: json.RawMessage(`{"to":"c@d.com"}`)}}}})
+	ready, err := s.answerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "send_email", Args: json.RawMessage(`{"to":"c@d.com"}`)}}}})
 	require.NoError(t, err)
 	assert.False(t, ready, "the form still waits")
 	_, err = BuildFormValues(form, map[string]string{"note": "x"})
@@ -234,13 +234,13 @@ func TestAGUIToolInterruptAnsweredAsResume(t *testing.T) {
 	values, err := BuildFormValues(form, map[string]string{"account": "1", "count": "3", "cc": "true"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"account":"home","count":3,"cc":true}`, string(values))
-	ready, err = s.AnswerCard("i2", CardAnswer{Values: values})
+	ready, err = s.answerCard("i2", CardAnswer{Values: values})
 	require.NoError(t, err)
 	assert.True(t, ready)
 	assert.Equal(t, QuestionAnswered, form.State)
 	assert.Equal(t, ApprovalEdited, card.State)
 
-	in := s.AGUIRunInput("")
+	in := s.aguiRunInput("")
 	assert.Equal(t, "th", in.ThreadID)
 	assert.Equal(t, StatusRunning, s.Status())
 	assert.JSONEq(t, `[
@@ -278,7 +278,7 @@ func TestAGUINewMessageCancelsOpenInterrupts(t *testing.T) {
 	v := viewJSON(t, s)
 	assert.Equal(t, map[string]any{"approval_key": "i1", "kind": "form"}, v["pending"])
 
-	in := s.AGUIRunInput("never mind")
+	in := s.aguiRunInput("never mind")
 	assert.JSONEq(t, `[{"interruptId":"i1","status":"cancelled"},{"interruptId":"i2","status":"cancelled"}]`, mustMarshal(t, in.Resume))
 	assert.Equal(t, QuestionExpired, items[0].Form.State)
 	require.Len(t, in.Messages, 1)
@@ -307,11 +307,11 @@ func TestAGUILegacyOnInterrupt(t *testing.T) {
 	assert.Equal(t, []string{"approve", "reject"}, card.Actions[0].Allowed)
 	assert.Equal(t, ToolAwaiting, g.Steps[0].Tool.Status)
 
-	ready, err := s.AnswerCard("run-7", CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "not that one"}}})
+	ready, err := s.answerCard("run-7", CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "not that one"}}})
 	require.NoError(t, err)
 	assert.True(t, ready)
 	assert.Equal(t, ToolError, g.Steps[0].Tool.Status)
-	in := s.AGUIRunInput("")
+	in := s.aguiRunInput("")
 	assert.Empty(t, in.Resume)
 	assert.JSONEq(t, `{"command":{"resume":{"decisions":[{"type":"reject","message":"not that one"}]}}}`, string(in.ForwardedProps))
 }
@@ -329,9 +329,9 @@ func TestAGUILegacyPlainQuestionIsAFreeForm(t *testing.T) {
 	values, err := BuildFormValues(form, map[string]string{"answer": "42"})
 	require.NoError(t, err)
 	assert.Equal(t, `"42"`, string(values))
-	_, err = s.AnswerCard("run-8", CardAnswer{Values: values})
+	_, err = s.answerCard("run-8", CardAnswer{Values: values})
 	require.NoError(t, err)
-	in := s.AGUIRunInput("")
+	in := s.aguiRunInput("")
 	assert.JSONEq(t, `{"command":{"resume":"42"}}`, string(in.ForwardedProps))
 }
 
@@ -344,7 +344,7 @@ func TestAGUIRestoreFromSavedConversation(t *testing.T) {
 		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
 		`{"type":"RUN_FINISHED","threadId":"th","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"tool_call","toolCallId":"c1","message":"Send?"}]}}`,
 	)
-	s.AGUIRunInput("first") // cancels i1: the user moved on
+	s.aguiRunInput("first") // cancels i1: the user moved on
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r2"}`,
 		`{"type":"REASONING_MESSAGE_START","messageId":"rs","role":"reasoning"}`,
@@ -362,7 +362,7 @@ func TestAGUIRestoreFromSavedConversation(t *testing.T) {
 	var loaded AGUIConversation
 	require.NoError(t, json.Unmarshal(raw, &loaded))
 	r := newDialectStore()
-	r.RestoreAGUI(loaded)
+	r.restoreAGUI(loaded)
 	assert.Equal(t, StatusIdle, r.Status())
 	items := r.Items()
 	require.Equal(t, []Kind{KindGroup, KindUser, KindGroup, KindText}, kindsOf(items))
@@ -375,7 +375,7 @@ func TestAGUIRestoreFromSavedConversation(t *testing.T) {
 	assert.True(t, items[2].Group.Steps[0].Redacted)
 	assert.Equal(t, "OK", items[3].Text)
 	assert.Equal(t, saved, r.AGUIConversation(), "restoring keeps the conversation as saved")
-	next := r.AGUIRunInput("again")
+	next := r.aguiRunInput("again")
 	assert.Len(t, next.Messages, len(saved.Messages)+1)
 	assert.Equal(t, "th", next.ThreadID)
 }
@@ -389,15 +389,15 @@ func TestAGUIRestoreShowsOpenInterrupt(t *testing.T) {
 		`{"type":"RUN_FINISHED","threadId":"th","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"tool_call","toolCallId":"c1","message":"Send?"}]}}`,
 	)
 	r := newDialectStore()
-	r.RestoreAGUI(s.AGUIConversation())
+	r.restoreAGUI(s.AGUIConversation())
 	g := r.Items()[0].Group
 	assert.True(t, g.Open, "the group holding the waiting card stays open")
 	require.Equal(t, []Kind{KindTool, KindApproval}, kindsOf(g.Steps))
 	assert.Equal(t, ToolAwaiting, g.Steps[0].Tool.Status)
-	ready, err := r.AnswerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	ready, err := r.answerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
 	assert.True(t, ready)
-	assert.JSONEq(t, `[{"interruptId":"i1","status":"resolved","payload":{"approved":true}}]`, mustMarshal(t, r.AGUIRunInput("").Resume))
+	assert.JSONEq(t, `[{"interruptId":"i1","status":"resolved","payload":{"approved":true}}]`, mustMarshal(t, r.aguiRunInput("").Resume))
 }
 
 func TestAGUIMessagesSnapshotReplacesTheConversation(t *testing.T) {
@@ -446,10 +446,10 @@ func TestAGUIDeprecatedThinkingAndCancelledRun(t *testing.T) {
 
 func TestStreamFailed(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("hello")
-	s.StreamFailed(wire.CheckStreamResponse(502, "text/html", []byte("<title>Bad Gateway</title>")))
-	s.UIChatRequest("again")
-	s.StreamFailed(wire.CheckStreamResponse(200, "text/html", []byte("<title>Sign in</title>")))
+	s.uiChatRequest("hello")
+	s.streamFailed(wire.CheckStreamResponse(502, "text/html", []byte("<title>Bad Gateway</title>")))
+	s.uiChatRequest("again")
+	s.streamFailed(wire.CheckStreamResponse(200, "text/html", []byte("<title>Sign in</title>")))
 	items := s.Items()
 	require.Equal(t, []Kind{KindUser, KindNotice, KindUser, KindNotice}, kindsOf(items))
 	assert.Equal(t, Notice{Reason: NoticeBackendError, Detail: "HTTP 502: Bad Gateway"}, *items[1].Notice)
@@ -460,13 +460,13 @@ func TestStreamFailed(t *testing.T) {
 
 func TestStopRun(t *testing.T) {
 	s := newDialectStore()
-	s.AGUIRunInput("go")
+	s.aguiRunInput("go")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"a"}`,
 	)
-	s.StopRun()
-	s.StopRun() // once is enough
+	s.stopRun()
+	s.stopRun() // once is enough
 	items := s.Items()
 	require.Equal(t, []Kind{KindUser, KindGroup, KindStopped}, kindsOf(items))
 	assert.Equal(t, ToolInterrupted, s.Tool("c1").Tool.Status)
@@ -479,7 +479,7 @@ func TestStreamEndedUnexpectedly(t *testing.T) {
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"a"}`,
 	)
-	s.EndStreamUnexpectedly("HTTP 502")
+	s.endStreamUnexpectedly("HTTP 502")
 	items := s.Items()
 	require.Equal(t, []Kind{KindGroup, KindNotice}, kindsOf(items))
 	assert.False(t, items[0].Group.Open)
@@ -492,7 +492,7 @@ func TestStreamEndedUnexpectedly(t *testing.T) {
 
 func TestAGUIRestoreShowsAnsweredCards(t *testing.T) {
 	s := newDialectStore()
-	s.AGUIRunInput("book it")
+	s.aguiRunInput("book it")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"book","parentMessageId":"a1"}`,
@@ -501,11 +501,11 @@ func TestAGUIRestoreShowsAnsweredCards(t *testing.T) {
 			{"id":"i1","reason":"tool_call","toolCallId":"c1","responseSchema":{"type":"object","properties":{"approved":{"type":"boolean"},"editedArgs":{"type":"object"}}}},
 			{"id":"i2","reason":"ask","message":"Seat?","responseSchema":{"type":"object","properties":{"seat":{"type":"string"}}}}]}}`,
 	)
-	_, err := s.AnswerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "book", Args: json.RawMessage(`{"n":2}`)}}}})
+	_, err := s.answerCard("i1", CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "book", Args: json.RawMessage(`{"n":2}`)}}}})
 	require.NoError(t, err)
-	_, err = s.AnswerCard("i2", CardAnswer{Values: json.RawMessage(`{"seat":"12A"}`)})
+	_, err = s.answerCard("i2", CardAnswer{Values: json.RawMessage(`{"seat":"12A"}`)})
 	require.NoError(t, err)
-	s.AGUIRunInput("")
+	s.aguiRunInput("")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r2"}`,
 		`{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"booked"}`,
@@ -515,7 +515,7 @@ func TestAGUIRestoreShowsAnsweredCards(t *testing.T) {
 	)
 	live := viewJSON(t, s)
 	r := newDialectStore()
-	r.RestoreAGUI(s.AGUIConversation())
+	r.restoreAGUI(s.AGUIConversation())
 	restored := viewJSON(t, r)
 	assert.Equal(t, live["items"], restored["items"], "a reload shows what was shown")
 	kinds := kindsOf(r.Items())

@@ -22,7 +22,7 @@ const SourcesQuery = "Sources"
 type uiState struct {
 	conv UIConversation
 	// msg is the index of the assistant message the stream writes, -1
-	// before its start; continueMsg, set by UIChatRequest, is the one the
+	// before its start; continueMsg, set by uiChatRequest, is the one the
 	// next response continues (after a tool approval), -1 for a new one.
 	msg, continueMsg int
 
@@ -195,6 +195,10 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s)
 		st.partial[c.ToolCallID] = &uiPartial{encoding: c.InputEncoding}
 		s.uiTool(c.ToolCallID, c.ToolName, nil, c.Title)
+		s.uiToolApp(c.ToolCallID, c.ProviderMetadata)
+		if it := s.tools[c.ToolCallID]; it != nil {
+			it.Tool.InputStreaming = true
+		}
 		st.setToolPart(c.ToolCallID, c.ToolName, c.Dynamic, func(p *wire.UIPart) {
 			p.State = "input-streaming"
 			p.Input, p.Output, p.ErrorText, p.RawInput, p.Preliminary = nil, nil, "", nil, nil
@@ -234,6 +238,10 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		st.current(s)
 		delete(st.partial, c.ToolCallID)
 		s.uiTool(c.ToolCallID, c.ToolName, c.Input, c.Title)
+		s.uiToolApp(c.ToolCallID, c.ProviderMetadata)
+		if it := s.tools[c.ToolCallID]; it != nil {
+			it.Tool.InputStreaming = false
+		}
 		st.setToolPart(c.ToolCallID, c.ToolName, c.Dynamic, func(p *wire.UIPart) {
 			p.State = "input-available"
 			p.Input, p.Output, p.ErrorText, p.RawInput, p.Preliminary, p.InputEncoding = rawOrNull(c.Input), nil, "", nil, nil, ""
@@ -412,7 +420,7 @@ func (s *Store) uiResetStep(st *uiState) {
 	}
 	m.Parts = m.Parts[:start]
 	conv, msg := st.conv, st.msg
-	s.RestoreUI(conv) // the sources panel too comes from the parts
+	s.restoreUI(conv) // the sources panel too comes from the parts
 	st = &s.dialectState().ui
 	st.msg = msg
 	s.setStatus(StatusRunning)

@@ -262,12 +262,12 @@ func cloneUI(c UIConversation) UIConversation {
 	return out
 }
 
-// RestoreUI replaces the store's content with a saved conversation, as a
+// restoreUI replaces the store's content with a saved conversation, as a
 // reload shows it: every group closed as history (but the one holding an
 // approval still waiting), the agent idle. When c.Active is set, the
 // caller asks the route for the stream (GET {route}/{id}/stream) and calls
-// BeginUIResume or EndUIResume with the outcome.
-func (s *Store) RestoreUI(c UIConversation) Changes {
+// beginUIResume or endUIResume with the outcome.
+func (s *Store) restoreUI(c UIConversation) Changes {
 	c = cloneUI(c)
 	s.resetKeepingCounters()
 	s.replayUIMessages(c.Messages, c.Notes)
@@ -289,11 +289,11 @@ func (s *Store) resetKeepingCounters() {
 	s.changes = Changes{Items: old.changes.Items[:0]}
 }
 
-// BeginUIResume is called when the route answers GET {route}/{id}/stream
+// beginUIResume is called when the route answers GET {route}/{id}/stream
 // with a stream: it replays the active response from its start, so the
 // part of it the saved conversation holds is taken back first; the agent
 // is running again.
-func (s *Store) BeginUIResume() Changes {
+func (s *Store) beginUIResume() Changes {
 	st := &s.dialectState().ui
 	st.flushAll()
 	c := cloneUI(st.conv)
@@ -315,7 +315,7 @@ func (s *Store) BeginUIResume() Changes {
 		}
 	}
 	active := c.Active
-	s.RestoreUI(c)
+	s.restoreUI(c)
 	st = &s.dialectState().ui
 	st.conv.Active = active
 	if active == nil {
@@ -326,9 +326,9 @@ func (s *Store) BeginUIResume() Changes {
 	return s.changes
 }
 
-// EndUIResume is called when there was nothing to resume (204, or the
+// endUIResume is called when there was nothing to resume (204, or the
 // request failed): what was saved stays as it is shown.
-func (s *Store) EndUIResume() {
+func (s *Store) endUIResume() {
 	s.dialectState().ui.conv.Active = nil
 }
 
@@ -405,7 +405,7 @@ func (s *Store) replayUIPart(p *wire.UIPart, j int, _ func(string) string) {
 			s.replayClientToolPart(p)
 			return
 		}
-		apply(wire.UIChunk{Type: "tool-input-available", ToolCallID: p.ToolCallID, ToolName: name, Input: p.Input, Title: p.Title, Dynamic: dynamic})
+		apply(wire.UIChunk{Type: "tool-input-available", ToolCallID: p.ToolCallID, ToolName: name, Input: p.Input, Title: p.Title, Dynamic: dynamic, ProviderMetadata: p.CallProviderMetadata})
 		if p.Approval != nil && p.Approval.ID != "" {
 			apply(wire.UIChunk{Type: "tool-approval-request", ToolCallID: p.ToolCallID, ApprovalID: p.Approval.ID})
 			if p.State != "approval-requested" {
@@ -436,13 +436,13 @@ func (s *Store) decideUIApproval(key string, approved bool, reason string) {
 	}
 }
 
-// UIChatRequest starts the next request to the chat route and returns its
+// uiChatRequest starts the next request to the chat route and returns its
 // body: the conversation so far plus a new user message when userText is
 // not empty (approvals still waiting are then refused: the user moved on),
-// else the approval answers given since (AnswerCard), continuing the last
+// else the approval answers given since (answerCard), continuing the last
 // assistant message as the SDK's addToolApprovalResponse does. The agent
 // is running from here; the user's message shows at once.
-func (s *Store) UIChatRequest(userText string) wire.UIChatRequest {
+func (s *Store) uiChatRequest(userText string) wire.UIChatRequest {
 	s.begin()
 	st := &s.dialectState().ui
 	st.closeTexts()

@@ -56,7 +56,7 @@ func TestAISDKReasoningFileIsAStep(t *testing.T) {
 	assert.Equal(t, "https://files.example/sketch.png", steps[1].Text)
 
 	r := newDialectStore()
-	r.RestoreUI(s.UIConversation())
+	r.restoreUI(s.UIConversation())
 	require.Equal(t, kindsOf(items), kindsOf(r.Items()))
 	assert.Equal(t, kindsOf(steps), kindsOf(r.Items()[0].Group.Steps))
 }

@@ -12,7 +12,7 @@ import (
 
 func TestAISDKTurnWithReasoningToolsSourcesAndText(t *testing.T) {
 	s := newDialectStore()
-	req := s.UIChatRequest("weather?")
+	req := s.uiChatRequest("weather?")
 	assert.Equal(t, "id1", req.ID)
 	assert.Equal(t, "submit-message", req.Trigger)
 	assert.Empty(t, req.MessageID)
@@ -87,7 +87,7 @@ func TestAISDKToolInputGrowsAsItStreams(t *testing.T) {
 
 func TestAISDKApprovalAnsweredInTheNextPost(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("delete it")
+	s.uiChatRequest("delete it")
 	applyTo(s,
 		`{"type":"start","messageId":"m1"}`,
 		`{"type":"start-step"}`,
@@ -103,12 +103,12 @@ func TestAISDKApprovalAnsweredInTheNextPost(t *testing.T) {
 	assert.Equal(t, []string{"approve", "reject"}, card.Actions[0].Allowed)
 	assert.Equal(t, ToolAwaiting, g.Steps[0].Tool.Status)
 
-	_, err := s.AnswerCard("ap1", CardAnswer{Decisions: []wire.Decision{{Type: "edit"}}})
+	_, err := s.answerCard("ap1", CardAnswer{Decisions: []wire.Decision{{Type: "edit"}}})
 	require.Error(t, err, "edit is not offered")
-	ready, err := s.AnswerCard("ap1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	ready, err := s.answerCard("ap1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
 	assert.True(t, ready)
-	req := s.UIChatRequest("")
+	req := s.uiChatRequest("")
 	assert.Equal(t, "m1", req.MessageID)
 	assert.Equal(t, "submit-message", req.Trigger)
 	require.Len(t, req.Messages, 2)
@@ -137,14 +137,14 @@ func TestAISDKApprovalAnsweredInTheNextPost(t *testing.T) {
 
 func TestAISDKNewMessageDeniesWaitingApprovals(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("go")
+	s.uiChatRequest("go")
 	applyTo(s,
 		`{"type":"start","messageId":"m1"}`,
 		`{"type":"tool-input-available","toolCallId":"c1","toolName":"pay","input":{}}`,
 		`{"type":"tool-approval-request","approvalId":"ap1","toolCallId":"c1"}`,
 		`{"type":"finish"}`,
 	)
-	req := s.UIChatRequest("no, stop")
+	req := s.uiChatRequest("no, stop")
 	require.Len(t, req.Messages, 3)
 	assert.JSONEq(t, `{"type":"tool-pay","toolCallId":"c1","state":"output-denied","input":{},"approval":{"id":"ap1","approved":false}}`, mustMarshal(t, req.Messages[1].Parts[0]))
 	tool := s.Tool("c1")
@@ -227,16 +227,16 @@ func TestAISDKToolErrorsAndDenial(t *testing.T) {
 
 func TestAISDKRestoreAndResume(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("first")
+	s.uiChatRequest("first")
 	applyTo(s,
 		`{"type":"start","messageId":"m1"}`,
 		`{"type":"tool-input-available","toolCallId":"c1","toolName":"pay","input":{"n":1}}`,
 		`{"type":"tool-approval-request","approvalId":"ap1","toolCallId":"c1"}`,
 		`{"type":"finish"}`,
 	)
-	_, err := s.AnswerCard("ap1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	_, err := s.answerCard("ap1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
-	s.UIChatRequest("")
+	s.uiChatRequest("")
 	applyTo(s,
 		`{"type":"start","messageId":"m1"}`,
 		`{"type":"tool-output-available","toolCallId":"c1","output":"paid"}`,
@@ -251,7 +251,7 @@ func TestAISDKRestoreAndResume(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &loaded))
 
 	r := newDialectStore()
-	r.RestoreUI(loaded)
+	r.restoreUI(loaded)
 	assert.Equal(t, StatusIdle, r.Status())
 	items := r.Items()
 	require.Equal(t, []Kind{KindUser, KindGroup, KindText}, kindsOf(items))
@@ -260,7 +260,7 @@ func TestAISDKRestoreAndResume(t *testing.T) {
 	assert.Equal(t, "Paid, ", items[2].Text)
 
 	// The route has the stream: it replays the response from its start.
-	r.BeginUIResume()
+	r.beginUIResume()
 	assert.Equal(t, StatusRunning, r.Status())
 	require.Equal(t, []Kind{KindUser, KindGroup}, kindsOf(r.Items()), "what the replay will bring again is taken back")
 	// The tool part kept its output: the replay brings the same again.
@@ -287,8 +287,8 @@ func TestAISDKRestoreAndResume(t *testing.T) {
 
 	// Nothing to resume (204): what was saved stays as shown.
 	r2 := newDialectStore()
-	r2.RestoreUI(loaded)
-	r2.EndUIResume()
+	r2.restoreUI(loaded)
+	r2.endUIResume()
 	assert.Nil(t, r2.UIConversation().Active)
 	assert.Equal(t, "Paid, ", r2.Items()[2].Text)
 }
@@ -297,7 +297,7 @@ func TestAISDKRestoreAndResume(t *testing.T) {
 // tool-approval-response and reset-step chunks.
 func TestAISDKV7Chunks(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("go")
+	s.uiChatRequest("go")
 	applyTo(s,
 		`{"type":"start","messageId":"m1"}`,
 		`{"type":"start-step"}`,

@@ -243,8 +243,10 @@ func (s *Store) searchArtifact(toolID string, results []json.RawMessage) (json.R
 	return b, strings.Join(text, "\n\n")
 }
 
-// toolErrorMessages say in English what a server tool's error_code means;
-// the UI shows its own translation of each code.
+// toolErrorMessages say in English what a server tool's error_code means
+// (the view model's text): the one list of the codes Stepwise knows. The
+// UI shows its own sentence for each (components' toolErrorKey; the i18n
+// tests check every language has one).
 var toolErrorMessages = map[string]string{
 	"invalid_tool_input":       "The tool was called with invalid input.",
 	"unavailable":              "The tool is unavailable right now.",
@@ -267,9 +269,15 @@ var toolErrorMessages = map[string]string{
 const UnknownErrorCode = "unknown"
 
 // ToolErrorCodes lists the error codes with a sentence of their own, for
-// the UI's catalogs.
+// the UI's catalogs (UnknownErrorCode among them).
 func ToolErrorCodes() []string {
 	return slices.Sorted(maps.Keys(toolErrorMessages))
+}
+
+// KnownToolError reports whether code is one of ToolErrorCodes.
+func KnownToolError(code string) bool {
+	_, ok := toolErrorMessages[code]
+	return ok
 }
 
 // ToolErrorMessage is the English sentence for a server tool's error_code.

@@ -112,24 +112,6 @@ func viewBackendItem(it *Item, base viewBase) (v any, ok bool) {
 			values = json.RawMessage("null")
 		}
 		return viewForm{base, f.ApprovalKey, f.State, f.Text, fields, values, f.ExpiresAt}, true
-	case KindApproval:
-		if it.Approval.Text != "" || it.Approval.ExpiresAt != "" {
-			a := viewItemApproval(it, base)
-			return viewApprovalText{a, it.Approval.Text, it.Approval.ExpiresAt}, true
-		}
 	}
 	return nil, false
-}
-
-func viewItemApproval(it *Item, base viewBase) viewApproval {
-	a := it.Approval
-	actions := make([]viewApprovalAction, len(a.Actions))
-	for i, act := range a.Actions {
-		actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
-		if act.Decision != "" {
-			d := act.Decision
-			actions[i].Decision = &d
-		}
-	}
-	return viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
 }

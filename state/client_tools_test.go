@@ -15,7 +15,7 @@ import (
 // message carrying {approval_id, approved} in the next run.
 func TestAGUIRequestApprovalIsAnsweredByAToolMessage(t *testing.T) {
 	s := newDialectStore()
-	in := s.AGUIRunInput("Approve expense report EXP-1")
+	in := s.aguiRunInput("Approve expense report EXP-1")
 	var names []string
 	for _, tool := range in.Tools {
 		var def struct{ Name string }
@@ -42,14 +42,14 @@ func TestAGUIRequestApprovalIsAnsweredByAToolMessage(t *testing.T) {
 
 	// Saved and restored while it waits: the card is back, still waiting.
 	r := newDialectStore()
-	r.RestoreAGUI(s.AGUIConversation())
+	r.restoreAGUI(s.AGUIConversation())
 	require.NotNil(t, r.Pending())
 	assert.Equal(t, "call_1", r.Pending().Approval.ApprovalKey)
 
-	ready, err := r.AnswerCard("call_1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	ready, err := r.answerCard("call_1", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
 	require.True(t, ready)
-	next := r.AGUIRunInput("")
+	next := r.aguiRunInput("")
 	assert.Empty(t, next.Resume, "a client tool is answered by a tool message, not in resume")
 	last := next.Messages[len(next.Messages)-1]
 	assert.Equal(t, "tool", last.Role)
@@ -60,7 +60,7 @@ func TestAGUIRequestApprovalIsAnsweredByAToolMessage(t *testing.T) {
 
 	// Shown again from the saved conversation, the card reads approved.
 	again := newDialectStore()
-	again.RestoreAGUI(r.AGUIConversation())
+	again.restoreAGUI(r.AGUIConversation())
 	assert.Nil(t, again.Pending())
 	var approval *Item
 	for _, it := range again.Items() {
@@ -76,7 +76,7 @@ func TestAGUIRequestApprovalIsAnsweredByAToolMessage(t *testing.T) {
 // new message instead of an answer cancels the call.
 func TestAGUIAskUserAndCancelledCalls(t *testing.T) {
 	s := newDialectStore()
-	s.AGUIRunInput("Book a table")
+	s.aguiRunInput("Book a table")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"ask1","toolCallName":"ask_user","parentMessageId":"m1"}`,
@@ -95,13 +95,13 @@ func TestAGUIAskUserAndCancelledCalls(t *testing.T) {
 	assert.Equal(t, FieldEnum, form.Form.Fields[0].Type)
 	values, err := BuildFormValues(form.Form, map[string]string{"answer": "1"})
 	require.NoError(t, err)
-	ready, err := s.AnswerCard("ask1", CardAnswer{Values: values})
+	ready, err := s.answerCard("ask1", CardAnswer{Values: values})
 	require.NoError(t, err)
 	assert.False(t, ready, "the approval still waits")
-	ready, err = s.AnswerCard("ok1", CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "too much"}}})
+	ready, err = s.answerCard("ok1", CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "too much"}}})
 	require.NoError(t, err)
 	assert.True(t, ready)
-	next := s.AGUIRunInput("")
+	next := s.aguiRunInput("")
 	contents := map[string]string{}
 	for _, m := range next.Messages {
 		if m.Role == "tool" {
@@ -124,7 +124,7 @@ func TestAGUIAskUserAndCancelledCalls(t *testing.T) {
 	ask2 := s.Approval("ask2")
 	require.NotNil(t, ask2)
 	assert.Equal(t, FieldString, ask2.Form.Fields[0].Type, "no options: a free answer")
-	after := s.AGUIRunInput("Never mind")
+	after := s.aguiRunInput("Never mind")
 	n := len(after.Messages)
 	require.Equal(t, "tool", after.Messages[n-2].Role, "the call is answered before the new message")
 	var c string
@@ -153,7 +153,7 @@ func TestAGUIClientToolWithAResultIsNoCard(t *testing.T) {
 // does; a new message instead ends it with an error.
 func TestAISDKClientToolAnsweredAsItsOutput(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("Book a table")
+	s.uiChatRequest("Book a table")
 	applyTo(s,
 		`{"type":"start","messageId":"a1"}`,
 		`{"type":"start-step"}`,
@@ -169,15 +169,15 @@ func TestAISDKClientToolAnsweredAsItsOutput(t *testing.T) {
 
 	// A reload while it waits shows it again.
 	r := newDialectStore()
-	r.RestoreUI(s.UIConversation())
+	r.restoreUI(s.UIConversation())
 	require.NotNil(t, r.Pending())
 
 	values, err := BuildFormValues(form.Form, map[string]string{"answer": "0"})
 	require.NoError(t, err)
-	ready, err := s.AnswerCard("c1", CardAnswer{Values: values})
+	ready, err := s.answerCard("c1", CardAnswer{Values: values})
 	require.NoError(t, err)
 	require.True(t, ready)
-	req := s.UIChatRequest("")
+	req := s.uiChatRequest("")
 	assert.Equal(t, "a1", req.MessageID, "the request continues the message, as addToolOutput's automatic send does")
 	p := req.Messages[1].Parts[1]
 	assert.Equal(t, "tool-askUser", p.Type)
@@ -186,7 +186,7 @@ func TestAISDKClientToolAnsweredAsItsOutput(t *testing.T) {
 
 	// Restored, the answered card reads its answer.
 	again := newDialectStore()
-	again.RestoreUI(s.UIConversation())
+	again.restoreUI(s.UIConversation())
 	assert.Nil(t, again.Pending())
 	require.NotNil(t, again.Approval("c1"))
 	assert.Equal(t, QuestionAnswered, again.Approval("c1").Form.State)
@@ -201,7 +201,7 @@ func TestAISDKClientToolAnsweredAsItsOutput(t *testing.T) {
 	require.NotNil(t, card)
 	require.Equal(t, KindApproval, card.Kind)
 	assert.Equal(t, "payInvoice", card.Approval.Actions[0].Name)
-	next := s.UIChatRequest("Do not pay it")
+	next := s.uiChatRequest("Do not pay it")
 	var part *wire.UIPart
 	for i := range next.Messages {
 		for j := range next.Messages[i].Parts {
@@ -220,7 +220,7 @@ func TestAISDKClientToolAnsweredAsItsOutput(t *testing.T) {
 // client); the answers given to the others then go.
 func TestAGUIInterruptExpires(t *testing.T) {
 	s := newDialectStore()
-	s.AGUIRunInput("Book it")
+	s.aguiRunInput("Book it")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"book","parentMessageId":"m1"}`,
@@ -238,18 +238,18 @@ func TestAGUIInterruptExpires(t *testing.T) {
 	items := v["items"].([]any)
 	assert.Equal(t, "2026-03-01T11:00:00Z", items[1].(map[string]any)["steps"].([]any)[1].(map[string]any)["expires_at"])
 
-	_, ready := s.ExpireDue(time.Date(2026, 3, 1, 9, 59, 59, 0, time.UTC))
+	_, ready := s.expireDue(time.Date(2026, 3, 1, 9, 59, 59, 0, time.UTC))
 	assert.False(t, ready)
 	assert.Equal(t, QuestionPending, form.Form.State, "not yet")
-	ready, err := s.AnswerCard("ok-book", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	ready, err := s.answerCard("ok-book", CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
 	assert.False(t, ready, "the form still waits")
-	_, ready = s.ExpireDue(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
+	_, ready = s.expireDue(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 	assert.True(t, ready, "the form expired, the approval is answered: the answers go")
 	assert.Equal(t, QuestionExpired, form.Form.State)
-	_, err = s.AnswerCard("hold", CardAnswer{Values: json.RawMessage(`{"ok":true}`)})
+	_, err = s.answerCard("hold", CardAnswer{Values: json.RawMessage(`{"ok":true}`)})
 	assert.ErrorIs(t, err, ErrNoCard)
-	in := s.AGUIRunInput("")
+	in := s.aguiRunInput("")
 	assert.JSONEq(t, `[{"interruptId":"ok-book","status":"resolved","payload":{"approved":true}},{"interruptId":"hold","status":"cancelled"}]`, mustMarshal(t, in.Resume))
 }
 
@@ -257,7 +257,7 @@ func TestAGUIInterruptExpires(t *testing.T) {
 // message echoed back does not show twice.
 func TestAGUIRelayedUserMessage(t *testing.T) {
 	s := newDialectStore()
-	in := s.AGUIRunInput("Hello")
+	in := s.aguiRunInput("Hello")
 	mine := in.Messages[len(in.Messages)-1].ID
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,

@@ -145,32 +145,32 @@ func (s *Store) failRun(text string) {
 	s.terminal(it, StatusError)
 }
 
-// EndStreamUnexpectedly ends a run whose stream stopped before the run's
+// endStreamUnexpectedly ends a run whose stream stopped before the run's
 // end (no RUN_FINISHED or finish; the connection dropped): the open group
 // closes, tools still running are interrupted, and a notice says so, with
 // detail when there is one. Nothing shown is lost; the agent's status
 // becomes error, and the next message starts a new run.
-func (s *Store) EndStreamUnexpectedly(detail string) Changes {
+func (s *Store) endStreamUnexpectedly(detail string) Changes {
 	s.begin()
 	s.addNotice(NoticeStreamEnded, detail)
 	s.setStatus(StatusError)
 	return s.changes
 }
 
-// EndStreamTimedOut ends a run whose stream brought nothing for too long
-// (the page aborted it): a notice says so, as EndStreamUnexpectedly.
-func (s *Store) EndStreamTimedOut() Changes {
+// endStreamTimedOut ends a run whose stream brought nothing for too long
+// (the page aborted it): a notice says so, as endStreamUnexpectedly.
+func (s *Store) endStreamTimedOut() Changes {
 	s.begin()
 	s.addNotice(NoticeTimedOut, "")
 	s.setStatus(StatusError)
 	return s.changes
 }
 
-// StopRun ends the run the user stopped, in the modes where stopping is
+// stopRun ends the run the user stopped, in the modes where stopping is
 // aborting the request and the backend says nothing more: a stopped item,
 // tools still running interrupted, open cards expired. A run already over
 // is left as it is.
-func (s *Store) StopRun() Changes {
+func (s *Store) stopRun() Changes {
 	s.begin()
 	if s.status == StatusRunning {
 		s.terminal(s.newItem(KindStopped), StatusStopped)
@@ -178,11 +178,11 @@ func (s *Store) StopRun() Changes {
 	return s.changes
 }
 
-// StreamFailed ends a run whose request got no stream: the backend refused
+// streamFailed ends a run whose request got no stream: the backend refused
 // it (an HTTP error) or answered with something else (an HTML page). A
-// notice says which, with what the backend said; as EndStreamUnexpectedly
+// notice says which, with what the backend said; as endStreamUnexpectedly
 // otherwise.
-func (s *Store) StreamFailed(p *wire.StreamProblem) Changes {
+func (s *Store) streamFailed(p *wire.StreamProblem) Changes {
 	s.begin()
 	if p.Status != 0 {
 		s.addNotice(NoticeBackendError, p.Error())

@@ -10,7 +10,7 @@ import (
 // Answers in the AG-UI and AI SDK modes. There, the backend sends no
 // approval_result: the card is answered here, the answer is kept with the
 // conversation in the protocol's own form, and it goes out with the next
-// request (AGUIRunInput, UIChatRequest) once every card the agent waits on
+// request (state's AnswersSent, local.go) once every card the agent waits on
 // has one.
 
 // CardAnswer is the user's answer to a card: Answers for a question,
@@ -25,11 +25,10 @@ type CardAnswer struct {
 // ErrNoCard is returned for a key with no card waiting for an answer.
 var ErrNoCard = errors.New("no card waits for an answer with this key")
 
-// AnswerCard answers the card with that key: the card shows the answer and
+// answerCard answers the card with that key: the card shows the answer and
 // the conversation keeps it. ready reports that every card the agent waits
-// on now has its answer, so the next request can go (AGUIRunInput("") or
-// UIChatRequest("")). Decisions are checked as CheckDecisions does.
-func (s *Store) AnswerCard(key string, a CardAnswer) (ready bool, err error) {
+// on now has its answer, so the next request can go (AnswersSent). Decisions are checked as CheckDecisions does.
+func (s *Store) answerCard(key string, a CardAnswer) (ready bool, err error) {
 	s.begin()
 	it := s.approvals[key]
 	if it == nil || !isPendingCard(it) {

@@ -31,12 +31,12 @@ func checkDialectInvariants(t *testing.T, s *Store) {
 		t.Fatalf("AI SDK conversation does not marshal: %v", err)
 	}
 	r := New(s.opts)
-	r.RestoreAGUI(ag)
+	r.restoreAGUI(ag)
 	checkInvariants(t, r)
 	r = New(s.opts)
-	r.RestoreUI(ui)
+	r.restoreUI(ui)
 	checkInvariants(t, r)
-	r.BeginUIResume()
+	r.beginUIResume()
 	checkInvariants(t, r)
 }
 
@@ -172,22 +172,22 @@ func runOps(t *testing.T, ops []byte) {
 							a.Decisions[j] = wire.Decision{Type: "reject"}
 						}
 					}
-					_, _ = s.AnswerCard(key, a)
+					_, _ = s.answerCard(key, a)
 				}
 			case line == "agui-run":
-				s.AGUIRunInput("")
+				s.aguiRunInput("")
 			case line == "agui-send":
-				s.AGUIRunInput("hi")
+				s.aguiRunInput("hi")
 			case line == "ui-send":
-				s.UIChatRequest("hi")
+				s.uiChatRequest("hi")
 			case line == "ui-continue":
-				s.UIChatRequest("")
+				s.uiChatRequest("")
 			case line == "restore-agui":
-				s.RestoreAGUI(s.AGUIConversation())
+				s.restoreAGUI(s.AGUIConversation())
 			case line == "restore-ui":
-				s.RestoreUI(s.UIConversation())
+				s.restoreUI(s.UIConversation())
 			case line == "resume-ui":
-				s.BeginUIResume()
+				s.beginUIResume()
 			default:
 				s.ApplyJSON([]byte(line))
 			}

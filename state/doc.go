@@ -39,12 +39,23 @@
 // store (and `stepwise replay`) takes a stream of any of the dialects. Those
 // backends keep no conversation: the store keeps it, built from the events
 // in each protocol's own message format ([Store.AGUIConversation],
-// [Store.UIConversation]), and makes the next request from it
-// ([Store.AGUIRunInput], [Store.UIChatRequest]). Cards are answered with
-// [Store.AnswerCard]; a reload restores a saved conversation with
-// [Store.RestoreAGUI] or [Store.RestoreUI] (then [Store.BeginUIResume] when
-// the route resumes its stream). These client actions make ids with
-// [Options].NewID (random by default); Apply itself stays deterministic.
+// [Store.UIConversation]).
+//
+// # Local events
+//
+// What happens on the page's side is applied as an event too, with
+// [Store.ApplyLocal], and returns its Changes: the person sent a message
+// ([UserSent]) or answered a card ([CardAnswered]; [AnswersSent] when
+// every card has its answer), stopped the run ([RunStopped]), a card
+// expired ([CardsExpired]), a saved conversation was restored
+// ([Restored]), or the page learnt how a run's stream ended
+// ([StreamEnded], [StreamTimedOut], [StreamRefused], [StreamResumed],
+// [NothingToResume]). Who keeps the conversation ([Options].Kept: the
+// backend, or the page as an AG-UI thread or an AI SDK chat) decides what
+// each does. The request a run makes is then read with a query that
+// changes nothing ([Store.NextAGUIRun], [Store.NextUIChatRequest]). These
+// client actions make ids with [Options].NewID (random by default); Apply
+// itself stays deterministic.
 //
 // # Ownership and concurrency
 //

@@ -5,14 +5,14 @@ import "time"
 // Cards that expire: an AG-UI interrupt's expiresAt is when the agent
 // stops waiting for its answer (@ag-ui/client refuses to send an answer to
 // one after that: it can only be cancelled). The page's countdown reaches
-// it and calls ExpireDue.
+// it (CardsExpired, local.go).
 
-// ExpireDue expires every card still waiting whose expiresAt is not after
+// expireDue expires every card still waiting whose expiresAt is not after
 // now: the card says so and takes no answer; its interrupt is cancelled
 // with the next run. ready reports that the cards the agent waits on are
 // now all answered or expired, with at least one answered: the answers
-// can go (AGUIRunInput("")).
-func (s *Store) ExpireDue(now time.Time) (changes Changes, ready bool) {
+// can go (AnswersSent).
+func (s *Store) expireDue(now time.Time) (changes Changes, ready bool) {
 	s.begin()
 	st := &s.dialectState().agui
 	expired := false

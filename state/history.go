@@ -92,7 +92,9 @@ func (s *Store) loadMessage(m *wire.HistoryMessage) {
 	case "tool":
 		if m.ToolCallID != "" {
 			text, _ := wire.ContentText(m.Content)
-			s.resultImages(s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage), m.Content)
+			it := s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage)
+			s.setStructuredContent(it, m.StructuredContent)
+			s.resultImages(it, m.Content)
 		}
 	default:
 		s.msgType = m.MessageType
@@ -133,7 +135,7 @@ func (s *Store) loadAssistant(m *wire.HistoryMessage) {
 		if wire.IsNull(input) {
 			input = tc.Input
 		}
-		s.toolUse(tc.ID, tc.Name, input, tc.ToolContentMessage, "")
+		s.setToolApp(s.toolUse(tc.ID, tc.Name, input, tc.ToolContentMessage, ""), tc.UI)
 	}
 	s.loadParts(m)
 }

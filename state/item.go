@@ -144,6 +144,14 @@ type Tool struct {
 	// redacted result, an encrypted code execution result); Result holds an
 	// English sentence, the UI says so in its own words.
 	Encrypted bool
+	// App is the MCP App the tool points at (mcpapp.go), nil for none;
+	// StructuredContent is its MCP result's structuredContent, nil for
+	// none.
+	App               *ToolApp
+	StructuredContent json.RawMessage
+	// InputStreaming: its input is still arriving (an app gets it as
+	// partial input until then).
+	InputStreaming bool
 	// Cancelled: its result came with status cancelled; Rejected: its
 	// approval was rejected. Both have Status ToolError (PROTOCOL.md
 	// section 3); the UI tells them from a failure.

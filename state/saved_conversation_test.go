@@ -16,14 +16,14 @@ import (
 func aguiTwoTurns(t *testing.T) AGUIConversation {
 	t.Helper()
 	s := newDialectStore()
-	s.AGUIRunInput("send it")
+	s.aguiRunInput("send it")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"send_email","parentMessageId":"a1"}`,
 		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
 		`{"type":"RUN_FINISHED","threadId":"th","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"tool_call","toolCallId":"c1","message":"Send?"}]}}`,
 	)
-	s.AGUIRunInput("the weather?") // cancels i1
+	s.aguiRunInput("the weather?") // cancels i1
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r2"}`,
 		`{"type":"TEXT_MESSAGE_START","messageId":"a2","role":"assistant"}`,
@@ -50,7 +50,7 @@ func TestAGUIConversationFromATurn(t *testing.T) {
 	assert.Len(t, c.Messages, 4, "the conversation itself is not changed")
 
 	r := newDialectStore()
-	r.RestoreAGUI(kept)
+	r.restoreAGUI(kept)
 	assert.Equal(t, []Kind{KindUser, KindText}, kindsOf(r.Items()))
 	assert.Equal(t, "the weather?", r.Items()[0].Text)
 	assert.Equal(t, c.From(0).Messages, c.Messages)
@@ -66,9 +66,9 @@ func rolesAGUI(c AGUIConversation) []string {
 
 func TestUIConversationFromATurn(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("first")
+	s.uiChatRequest("first")
 	applyTo(s, `{"type":"start","messageId":"m1"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"One"}`, `{"type":"text-end","id":"t"}`, `{"type":"finish"}`)
-	s.UIChatRequest("second")
+	s.uiChatRequest("second")
 	applyTo(s, `{"type":"start","messageId":"m2"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"Two"}`)
 	c := s.UIConversation()
 	assert.Equal(t, []int{2}, c.TurnStarts())
@@ -77,7 +77,7 @@ func TestUIConversationFromATurn(t *testing.T) {
 	assert.Equal(t, "user", kept.Messages[0].Role)
 	assert.Equal(t, c.Active, kept.Active, "the response being streamed stays: it writes the newest message")
 	r := newDialectStore()
-	r.RestoreUI(kept)
+	r.restoreUI(kept)
 	assert.Equal(t, []Kind{KindUser, KindText}, kindsOf(r.Items()))
 	assert.Equal(t, "second", r.Items()[0].Text)
 }
@@ -110,7 +110,7 @@ func reloadAGUI(t *testing.T, s *Store) *Store {
 	var c AGUIConversation
 	require.NoError(t, json.Unmarshal(raw, &c))
 	r := newDialectStore()
-	r.RestoreAGUI(c)
+	r.restoreAGUI(c)
 	return r
 }
 
@@ -121,7 +121,7 @@ func reloadUI(t *testing.T, s *Store) *Store {
 	var c UIConversation
 	require.NoError(t, json.Unmarshal(raw, &c))
 	r := newDialectStore()
-	r.RestoreUI(c)
+	r.restoreUI(c)
 	return r
 }
 
@@ -130,7 +130,7 @@ func reloadUI(t *testing.T, s *Store) *Store {
 // refusal, a stream cut short) show after F5 where they showed live.
 func TestAGUIReloadShowsErrorsNoticesAndThinking(t *testing.T) {
 	s := newDialectStore()
-	s.AGUIRunInput("first")
+	s.aguiRunInput("first")
 	applyTo(s,
 		`{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`,
 		`{"type":"THINKING_START"}`,
@@ -143,16 +143,16 @@ func TestAGUIReloadShowsErrorsNoticesAndThinking(t *testing.T) {
 		`{"type":"TEXT_MESSAGE_END","messageId":"a1"}`,
 		`{"type":"RUN_ERROR","message":"The model is overloaded","code":"overloaded"}`,
 	)
-	s.AGUIRunInput("second")
-	s.StreamFailed(&wire.StreamProblem{Status: 502, Detail: "the agent is not reachable"})
-	s.AGUIRunInput("third")
+	s.aguiRunInput("second")
+	s.streamFailed(&wire.StreamProblem{Status: 502, Detail: "the agent is not reachable"})
+	s.aguiRunInput("third")
 	applyTo(s, `{"type":"RUN_STARTED","threadId":"th","runId":"r3"}`,
 		`{"type":"TEXT_MESSAGE_START","messageId":"a3","role":"assistant"}`,
 		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a3","delta":"Half"}`)
-	s.EndStreamUnexpectedly("connection reset")
-	s.AGUIRunInput("fourth")
+	s.endStreamUnexpectedly("connection reset")
+	s.aguiRunInput("fourth")
 	applyTo(s, `{"type":"RUN_STARTED","threadId":"th","runId":"r4"}`)
-	s.StopRun()
+	s.stopRun()
 
 	live := shownAs(s.Items())
 	for _, want := range []string{"thinking(Let me think)", "error(The model is overloaded)", "notice(backend_error:", "notice(stream_ended:connection reset)", "stopped"} {
@@ -172,15 +172,15 @@ func TestAGUIReloadShowsErrorsNoticesAndThinking(t *testing.T) {
 // refusal.
 func TestAISDKReloadShowsErrorsAndNotices(t *testing.T) {
 	s := newDialectStore()
-	s.UIChatRequest("first")
+	s.uiChatRequest("first")
 	applyTo(s, `{"type":"start","messageId":"m1"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"Partly"}`, `{"type":"text-end","id":"t"}`,
 		`{"type":"error","errorText":"Rate limit reached"}`, `{"type":"finish","finishReason":"error"}`)
-	s.UIChatRequest("second")
-	s.StreamFailed(&wire.StreamProblem{Status: 413, Detail: "the conversation is too large to send"})
-	s.UIChatRequest("third")
+	s.uiChatRequest("second")
+	s.streamFailed(&wire.StreamProblem{Status: 413, Detail: "the conversation is too large to send"})
+	s.uiChatRequest("third")
 	applyTo(s, `{"type":"start","messageId":"m3"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"Cut"}`, `{"type":"text-end","id":"t"}`,
 		`{"type":"finish","finishReason":"length"}`)
-	s.UIChatRequest("fourth")
+	s.uiChatRequest("fourth")
 	applyTo(s, `{"type":"start","messageId":"m4"}`, `{"type":"abort"}`)
 
 	live := shownAs(s.Items())
@@ -197,25 +197,25 @@ func TestConversationsSavedWithoutNotesLoad(t *testing.T) {
 	var a AGUIConversation
 	require.NoError(t, json.Unmarshal([]byte(`{"threadId":"th","messages":[{"id":"u","role":"user","content":"hi"},{"id":"a","role":"assistant","content":"hello"}]}`), &a))
 	r := newDialectStore()
-	r.RestoreAGUI(a)
+	r.restoreAGUI(a)
 	assert.Equal(t, "user(hi) text(hello) ", shownAs(r.Items()))
 	var u UIConversation
 	require.NoError(t, json.Unmarshal([]byte(`{"id":"c","messages":[{"id":"u","role":"user","parts":[{"type":"text","text":"hi"}]},{"id":"a","role":"assistant","parts":[{"type":"text","text":"hello"}]}]}`), &u))
 	r = newDialectStore()
-	r.RestoreUI(u)
+	r.restoreUI(u)
 	assert.Equal(t, "user(hi) text(hello) ", shownAs(r.Items()))
 }
 
 // A save that leaves the oldest turns out leaves their notes out too.
 func TestNotesFollowTheirTurns(t *testing.T) {
 	s := newDialectStore()
-	s.AGUIRunInput("first")
+	s.aguiRunInput("first")
 	applyTo(s, `{"type":"RUN_STARTED","threadId":"th","runId":"r1"}`, `{"type":"RUN_ERROR","message":"old failure"}`)
-	s.AGUIRunInput("second")
+	s.aguiRunInput("second")
 	applyTo(s, `{"type":"RUN_STARTED","threadId":"th","runId":"r2"}`, `{"type":"RUN_ERROR","message":"new failure"}`)
 	c := s.AGUIConversation()
 	kept := c.From(c.TurnStarts()[0])
 	r := newDialectStore()
-	r.RestoreAGUI(kept)
+	r.restoreAGUI(kept)
 	assert.Equal(t, "user(second) error(new failure) ", shownAs(r.Items()))
 }

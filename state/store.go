@@ -38,6 +38,9 @@ type Options struct {
 	// against: its history URL (docs/protocol-extensions.md#attachments).
 	// Empty keeps them as sent.
 	FilesBase string
+	// Kept says who keeps the conversation, which decides what the local
+	// events do (local.go).
+	Kept Kept
 }
 
 // DefaultOptions are the options of PROTOCOL.md's defaults.
@@ -80,6 +83,9 @@ type Changes struct {
 	Status  bool
 	Sources bool
 	Pending bool
+	// Ready (a CardAnswered's) is true when every card the agent waits on
+	// has its answer: the answers can go (AnswersSent).
+	Ready bool
 }
 
 // Store holds one conversation: its items, the agent's status, the pending
@@ -116,6 +122,11 @@ type Store struct {
 	sawActivity bool  // the stream has carried a structured activity
 	dialectText *Item // the text item text_output_stream appends to
 	dialectBuf  strings.Builder
+
+	// The request the last local event made (NextAGUIRun,
+	// NextUIChatRequest), until the next event.
+	nextRun  *wire.RunAgentInput
+	nextChat *wire.UIChatRequest
 
 	sources       []SourceGroup
 	sourcesByTool map[string]int
@@ -260,6 +271,7 @@ func (s *Store) Apply(ev *wire.Event) Changes {
 func (s *Store) begin() {
 	s.epoch++
 	s.changes = Changes{Items: s.changes.Items[:0]}
+	s.nextRun, s.nextChat = nil, nil
 }
 
 // dispatch applies ev and reports whether it was valid.
@@ -485,6 +497,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		}
 		ob.kind = "tool_use"
 		ob.item = s.toolUse(b.ID, b.Name, b.Input, b.ToolContentMessage, "")
+		s.setToolApp(ob.item, b.UI)
 		if b.Type == "tool_use" && register && ob.item != nil {
 			s.msgTools = append(s.msgTools, ob.item)
 		}
@@ -497,7 +510,9 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 			name = b.Name
 		}
 		text, _ := wire.ContentText(b.Content)
-		s.resultImages(s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage), b.Content)
+		it := s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
+		s.setStructuredContent(it, b.StructuredContent)
+		s.resultImages(it, b.Content)
 	default:
 		if !s.startRareBlock(ob, b) {
 			return false
@@ -610,6 +625,7 @@ func (s *Store) applyDelta(ob *openBlock, d *wire.Delta) bool {
 	case "tool_use":
 		if d.Type == "input_json_delta" && ob.item != nil {
 			ob.item.Tool.partialJSON = append(ob.item.Tool.partialJSON, d.PartialJSON...)
+			ob.item.Tool.InputStreaming = true
 		}
 	case "approval_request":
 		if len(d.ActionRequests) > 0 {
@@ -655,6 +671,7 @@ func (s *Store) stopBlock(ob *openBlock) {
 // as PartialInput for the UI; the input stays what the start said.
 func (s *Store) readPartialInput(it *Item) {
 	t := it.Tool
+	t.InputStreaming = false
 	if len(t.partialJSON) == 0 {
 		return
 	}

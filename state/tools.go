@@ -104,6 +104,7 @@ func (s *Store) toolResult(id, name, status, text string, artifact json.RawMessa
 	}
 	t.Result = &text
 	t.hasResult = true
+	t.InputStreaming = false
 	if !wire.IsNull(artifact) {
 		t.Artifact = artifact
 	}

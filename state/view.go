@@ -109,6 +109,9 @@ type viewTool struct {
 	Progress string `json:"progress,omitempty"`
 	// Images: the pictures its result carries.
 	Images []viewPicture `json:"images,omitempty"`
+	// UI is the tool's MCP App (docs/protocol-extensions.md), absent for
+	// none.
+	UI *viewToolUI `json:"ui,omitempty"`
 }
 
 type viewGroup struct {
@@ -196,7 +199,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, picturesView(t.Images)}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, picturesView(t.Images), viewAppOf(t)}
 	case KindImage:
 		return viewImage{base, pictureView(it.Image)}
 	case KindGroup:
@@ -218,16 +221,7 @@ func viewItem(it *Item, top bool) any {
 		q := it.Question
 		return viewQuestion{base, q.ApprovalKey, q.State, q.Questions, q.Answers}
 	case KindApproval:
-		a := it.Approval
-		actions := make([]viewApprovalAction, len(a.Actions))
-		for i, act := range a.Actions {
-			actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
-			if act.Decision != "" {
-				d := act.Decision
-				actions[i].Decision = &d
-			}
-		}
-		return viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
+		return viewItemApproval(it, base)
 	case KindActivity:
 		return viewActivity{base, it.Activity.Type, it.Activity.Name, it.Activity.Icon, it.Text, it.Activity.Summary, it.Activity.Progress}
 	case KindUnknown:
@@ -241,4 +235,25 @@ func viewItem(it *Item, top bool) any {
 		return v
 	}
 	return base // stopped
+}
+
+// viewItemApproval is an approval card's view: REPLAY.md's fields, and
+// BACKENDS.md's text and expiry where the card has them (an AG-UI
+// interrupt's message and expiresAt), which REPLAY.md's own cards never
+// carry.
+func viewItemApproval(it *Item, base viewBase) any {
+	a := it.Approval
+	actions := make([]viewApprovalAction, len(a.Actions))
+	for i, act := range a.Actions {
+		actions[i] = viewApprovalAction{Name: act.Name, Args: act.Args, Allowed: act.Allowed}
+		if act.Decision != "" {
+			d := act.Decision
+			actions[i].Decision = &d
+		}
+	}
+	v := viewApproval{base, a.ApprovalKey, a.State, actions, a.Automatic}
+	if a.Text != "" || a.ExpiresAt != "" {
+		return viewApprovalText{v, a.Text, a.ExpiresAt}
+	}
+	return v
 }

@@ -11,5 +11,6 @@ import (
 func main() {
 	keepMinimumHeap()
 	client.Routes()
+	client.PrepareLanguage() // the page's first render is in its language
 	app.RunWhenOnBrowser()
 }

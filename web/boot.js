@@ -25,6 +25,14 @@
   "use strict";
   var root = document.documentElement;
 
+  // The reader's choices in the app's menu (app/prefs.go), read before
+  // the page is drawn: the theme, and below the language.
+  function saved(key) {
+    try { return window.localStorage.getItem(key) || ""; } catch (e) { return ""; }
+  }
+  var theme = saved("stepwise.theme");
+  if (theme === "light" || theme === "dark") root.dataset.theme = theme;
+
   // The conversation is marked data-reading while the reader is scrolled
   // up from its end. At the end only the anchor after the last item
   // anchors the scroll, so new content is followed; scrolled up, the items
@@ -44,7 +52,7 @@
   // scrolled to offset 0, so a conversation that starts short (a first
   // answer, a stream replayed on reload) and grows past the screen would
   // keep the reader at its top. The app calls stepwiseFollow() after its
-  // renders (app/follow.go): while the conversation is at its top and not
+  // renders (app/dom/follow.go): while the conversation is at its top and not
   // being read there, once its content overflows it goes to the end.
   // Until a scroll event has said otherwise, a conversation is at its top;
   // anywhere else the call reads no layout. At the top the layout is read
@@ -74,7 +82,7 @@
   // when some wait. A
   // backend that replays its log sends thousands of messages at once; a
   // call into the wasm for each (each applied, and drawn, apart) would take
-  // tens of seconds for a long log (app/jsws). It returns take(max), which
+  // tens of seconds for a long log (app/internal/browser). It returns take(max), which
   // hands over the oldest max messages (all without max) and, if some are
   // left, calls wake again from a later task, so that the page paints and
   // answers between batches; and stop(), after which wake is never called
@@ -126,7 +134,7 @@
   };
 
   // stepwiseLoop(step) calls step() in a task of its own, again and again
-  // while it returns true: the replay driver's max rate (app/replay_js.go,
+  // while it returns true: the replay driver's max rate (app/backend/replay/player_js.go,
   // ../shared/bench/README.md), each next task posted through a
   // MessageChannel as soon as step returns. Calling in from here, with no
   // arguments, costs the wasm less than being the port's handler.
@@ -183,11 +191,25 @@
   if (root.dataset.stepwise === "ready") return; // the app already runs
 
   var params = new URLSearchParams(location.search);
-  // The language the app will use: ?lang=, else the browser's, matched as
-  // components/i18n.Match does (exact, then base language, then vi).
-  var want = (params.get("lang") || navigator.language || "").toLowerCase();
-  var known = { vi: 1, en: 1, fr: 1 };
-  want = known[want] ? want : known[want.split("-")[0]] ? want.split("-")[0] : "vi";
+  // The language the app will use: ?lang=, else the one chosen in its
+  // menu, else the browser's, matched as components/i18n.Match does (its
+  // tests keep these lists the same).
+  var languages = ["vi", "en", "fr", "zh-Hans", "zh-Hant", "ja", "ko", "es", "de", "pt-BR", "it",
+    "nl", "pl", "tr", "ru", "uk", "id", "th", "hi", "ar", "he"];
+  var aliases = { "zh": "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh-my": "zh-Hans",
+    "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant", "pt": "pt-BR", "iw": "he", "in": "id" };
+  function match(tag) {
+    var parts = tag.trim().replace(/_/g, "-").toLowerCase().split("-");
+    for (var n = parts.length; n > 0; n--) {
+      var t = parts.slice(0, n).join("-");
+      for (var i = 0; i < languages.length; i++) {
+        if (languages[i].toLowerCase() === t) return languages[i];
+      }
+      if (aliases[t]) return aliases[t];
+    }
+    return "vi";
+  }
+  var want = match(params.get("lang") || saved("stepwise.lang") || navigator.language || "");
   if (root.lang !== want) {
     root.dataset.boot = "stale"; // stepwise.css hides the shell until the app runs
   }

@@ -6,7 +6,12 @@
  *           data-session="optional-session-id"
  *           data-mode="launcher"            (or "inline" with data-target="#chat")
  *           data-load="idle"                (or "open", "eager")
- *           data-lang="en" async></script>
+ *           data-lang="en"
+ *           data-accent="#0ea5e9"           (the brand: accent colour,
+ *           data-logo="https://…/logo.svg"   logo, name and the empty
+ *           data-name="Acme assistant"       state's suggestions, "|"
+ *           data-suggestions="Track an order|Return an item"   between them)
+ *           async></script>
  *
  * It adds a launcher button and a panel holding the app in an iframe (or the
  * iframe alone inside data-target), and a small API:
@@ -46,14 +51,49 @@
   var origin = appRoot.origin;
   // This loader runs before (and without) the app, so its few words cannot
   // come from the app's catalogs (components/i18n): they live here, in the
-  // same three languages.
+  // same languages.
   var catalog = {
     vi: { open: "Mở trợ lý", close: "Đóng trợ lý", loading: "Đang mở trợ lý…" },
     en: { open: "Open the assistant", close: "Close the assistant", loading: "Opening the assistant…" },
-    fr: { open: "Ouvrir l'assistant", close: "Fermer l'assistant", loading: "Ouverture de l'assistant…" }
+    fr: { open: "Ouvrir l'assistant", close: "Fermer l'assistant", loading: "Ouverture de l'assistant…" },
+    "zh-hans": { open: "打开助手", close: "关闭助手", loading: "正在打开助手…" },
+    "zh-hant": { open: "開啟助理", close: "關閉助理", loading: "正在開啟助理…" },
+    ja: { open: "アシスタントを開く", close: "アシスタントを閉じる", loading: "アシスタントを開いています…" },
+    ko: { open: "어시스턴트 열기", close: "어시스턴트 닫기", loading: "어시스턴트를 여는 중…" },
+    es: { open: "Abrir el asistente", close: "Cerrar el asistente", loading: "Abriendo el asistente…" },
+    de: { open: "Assistenten öffnen", close: "Assistenten schließen", loading: "Assistent wird geöffnet…" },
+    pt: { open: "Abrir o assistente", close: "Fechar o assistente", loading: "Abrindo o assistente…" },
+    it: { open: "Apri l'assistente", close: "Chiudi l'assistente", loading: "Apertura dell'assistente…" },
+    nl: { open: "Assistent openen", close: "Assistent sluiten", loading: "Assistent wordt geopend…" },
+    pl: { open: "Otwórz asystenta", close: "Zamknij asystenta", loading: "Otwieranie asystenta…" },
+    tr: { open: "Asistanı aç", close: "Asistanı kapat", loading: "Asistan açılıyor…" },
+    ru: { open: "Открыть ассистента", close: "Закрыть ассистента", loading: "Открываем ассистента…" },
+    uk: { open: "Відкрити асистента", close: "Закрити асистента", loading: "Відкриваємо асистента…" },
+    id: { open: "Buka asisten", close: "Tutup asisten", loading: "Membuka asisten…" },
+    th: { open: "เปิดผู้ช่วย", close: "ปิดผู้ช่วย", loading: "กำลังเปิดผู้ช่วย…" },
+    hi: { open: "सहायक खोलें", close: "सहायक बंद करें", loading: "सहायक खुल रहा है…" },
+    ar: { open: "فتح المساعد", close: "إغلاق المساعد", loading: "جارٍ فتح المساعد…" },
+    he: { open: "פתיחת העוזר", close: "סגירת העוזר", loading: "פותח את העוזר…" }
   };
-  var lang = (data.lang || navigator.language || "vi").slice(0, 2).toLowerCase();
-  var words = catalog[lang] || catalog.vi;
+  var tag = (data.lang || navigator.language || "vi").toLowerCase();
+  var base = tag.split("-")[0];
+  var catalogKey = /^zh-(tw|hk|mo|hant)/.test(tag) ? "zh-hant" : base === "zh" ? "zh-hans" : base === "iw" ? "he" : base;
+  var words = catalog[catalogKey] || catalog.vi;
+  // The host page's direction: the launcher sits at its end.
+  var side = (document.documentElement.dir || "").toLowerCase() === "rtl" ? "left" : "right";
+  // The brand's accent (a hex colour only: it goes into a style), and the
+  // text on it, black or white, whichever reads better.
+  var accent = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(data.accent || "") ? data.accent : "#4f46e5";
+  function textOn(hex) {
+    var h = hex.slice(1);
+    if (h.length === 3) h = h.replace(/./g, "$&$&");
+    var l = [0, 2, 4].map(function (i) {
+      var c = parseInt(h.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    var y = 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+    return 1.05 / (y + 0.05) >= (y + 0.05) / 0.05 ? "#fff" : "#000";
+  }
   var loadWhen = data.load === "open" || data.load === "eager" ? data.load : "idle";
   var dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
 
@@ -72,6 +112,13 @@
     var src = new URL(appRoot.pathname, origin);
     if (data.session) src.searchParams.set("session", data.session);
     if (data.lang) src.searchParams.set("lang", data.lang);
+    // The brand (docs/brand.md): the app checks each value again.
+    if (data.accent) src.searchParams.set("accent", data.accent);
+    if (data.logo) src.searchParams.set("logo", new URL(data.logo, location.href).href);
+    if (data.name) src.searchParams.set("agent", data.name);
+    (data.suggestions || "").split("|").forEach(function (s) {
+      if (s.trim()) src.searchParams.append("suggestion", s.trim());
+    });
     src.searchParams.set("parent_origin", location.origin);
     frame = document.createElement("iframe");
     frame.title = "Stepwise";
@@ -175,14 +222,14 @@
       panel = container = document.createElement("div");
       panel.id = "stepwise-panel";
       panel.hidden = true;
-      panel.style.cssText = "position:fixed;right:20px;bottom:88px;width:min(420px,calc(100vw - 40px));height:min(640px,calc(100vh - 120px));" +
+      panel.style.cssText = "position:fixed;" + side + ":20px;bottom:88px;width:min(420px,calc(100vw - 40px));height:min(640px,calc(100vh - 120px));" +
         "border-radius:16px;overflow:hidden;box-shadow:0 12px 40px rgba(0,0,0,.25);z-index:2147483646;background:" + (dark ? "#0f1020" : "#fff");
       button = document.createElement("button");
       button.type = "button";
       button.id = "stepwise-launcher";
       button.setAttribute("aria-controls", panel.id);
-      button.style.cssText = "position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;padding:12px;" +
-        "background:#4f46e5;color:#fff;font:28px/1 system-ui,sans-serif;cursor:pointer;box-shadow:0 6px 20px rgba(79,70,229,.45);z-index:2147483647";
+      button.style.cssText = "position:fixed;" + side + ":20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;padding:12px;" +
+        "background:" + accent + ";color:" + textOn(accent) + ";font:28px/1 system-ui,sans-serif;cursor:pointer;box-shadow:0 6px 20px rgba(0,0,0,.25);z-index:2147483647";
       button.addEventListener("click", function () { setOpen(panel.hidden); });
       document.body.appendChild(panel);
       document.body.appendChild(button);

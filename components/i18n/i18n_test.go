@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"stepwise/state"
 )
 
 // counts covers every branch of the plural rules.
@@ -33,6 +36,10 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 	text, plural := allKeys()
 	for _, lang := range Languages {
 		c := catalogs[lang]
+		if c == nil {
+			t.Errorf("%s: no catalog", lang)
+			continue
+		}
 		for k := range text {
 			if _, ok := c.text[k]; !ok {
 				t.Errorf("%s: missing %q", lang, k)
@@ -61,13 +68,13 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 // its rule returns, and the CLDR rule itself on a few counts.
 func TestPluralForms(t *testing.T) {
 	for _, lang := range Languages {
-		c := catalogs[lang]
+		c, rule := catalogs[lang], pluralRule(lang)
 		used := map[Category]bool{}
 		for _, n := range counts {
-			used[c.plural(n)] = true
+			used[rule(n)] = true
 		}
 		for k, f := range c.plurals {
-			for _, cat := range []Category{One, Many, Other} {
+			for _, cat := range Categories {
 				if used[cat] && f.get(cat) == "" {
 					t.Errorf("%s: plural %q lacks its %s form", lang, k, cat)
 				}
@@ -91,6 +98,14 @@ func TestPluralForms(t *testing.T) {
 		{"fr", 1_000_000, "1000000 de résultats"},
 		{"vi", 1, "1 kết quả"},
 		{"vi", 7, "7 kết quả"},
+		{"ru", 1, "1 результат"},
+		{"ru", 3, "3 результата"},
+		{"ru", 11, "11 результатов"},
+		{"ru", 21, "21 результат"},
+		{"ar", 0, "لا توجد نتائج"},
+		{"ar", 2, "نتيجتان"},
+		{"ar", 5, "5 نتائج"},
+		{"ar", 11, "11 نتيجة"},
 	} {
 		if got := Match(tc.lang).N("search.results", tc.n); got != tc.want {
 			t.Errorf("%s N(search.results, %d) = %q, want %q", tc.lang, tc.n, got, tc.want)
@@ -98,9 +113,86 @@ func TestPluralForms(t *testing.T) {
 	}
 }
 
-var verbRE = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z%]`)
+// TestPluralRules checks each rule on CLDR's examples for whole numbers.
+func TestPluralRules(t *testing.T) {
+	for lang, want := range map[string]map[Category][]int{
+		"en":      {One: {1}, Other: {0, 2, 11, 21, 100, 1_000_000}},
+		"de":      {One: {1}, Other: {0, 2, 21}},
+		"fr":      {One: {0, 1}, Many: {1_000_000, 2_000_000}, Other: {2, 21, 1_000_001}},
+		"pt-BR":   {One: {0, 1}, Many: {1_000_000}, Other: {2, 101}},
+		"es":      {One: {1}, Many: {1_000_000}, Other: {0, 2, 21}},
+		"it":      {One: {1}, Many: {3_000_000}, Other: {0, 2, 1_000_001}},
+		"hi":      {One: {0, 1}, Other: {2, 21}},
+		"ru":      {One: {1, 21, 101, 1001}, Few: {2, 3, 4, 22, 24, 102}, Many: {0, 5, 11, 12, 14, 19, 20, 100, 111, 112}},
+		"uk":      {One: {1, 31}, Few: {2, 33}, Many: {0, 5, 13}},
+		"pl":      {One: {1}, Few: {2, 3, 4, 22, 104}, Many: {0, 5, 11, 12, 14, 21, 25, 101, 112}},
+		"ar":      {Zero: {0}, One: {1}, Two: {2}, Few: {3, 10, 103, 110}, Many: {11, 26, 99, 111, 1011}, Other: {100, 101, 102, 200, 1000}},
+		"he":      {One: {1}, Two: {2}, Other: {0, 3, 10, 20, 100}},
+		"ja":      {Other: {0, 1, 2, 100}},
+		"zh-Hant": {Other: {1}},
+		"th":      {Other: {1}},
+		"id":      {Other: {1}},
+		"ko":      {Other: {1}},
+		"tr":      {One: {1}, Other: {0, 2}},
+		"nl":      {One: {1}, Other: {0, 2}},
+	} {
+		rule := pluralRule(lang)
+		for cat, ns := range want {
+			for _, n := range ns {
+				if got := rule(n); got != cat {
+					t.Errorf("%s: %d is %s, want %s", lang, n, got, cat)
+				}
+			}
+		}
+	}
+}
 
-func verbs(s string) string { return strings.Join(verbRE.FindAllString(s, -1), " ") }
+var verbRE = regexp.MustCompile(`%([-+# 0]*\d*(?:\.\d+)?)(?:\[(\d+)\])?([a-zA-Z%])`)
+
+// verbs lists the format verbs of s in the order of the arguments they
+// take: a translation may reorder them with explicit indexes
+// ("%[3]d/%02[2]d/%02[1]d" takes what "%02d/%02d/%d" takes).
+func verbs(s string) string {
+	byArg := map[int]string{}
+	arg, percents := 0, 0
+	for _, m := range verbRE.FindAllStringSubmatch(s, -1) {
+		if m[3] == "%" {
+			percents++
+			continue
+		}
+		if m[2] != "" {
+			arg, _ = strconv.Atoi(m[2])
+		} else {
+			arg++
+		}
+		byArg[arg] += "%" + m[1] + m[3]
+	}
+	var out []string
+	for i := 1; i <= len(byArg); i++ {
+		out = append(out, byArg[i])
+	}
+	for range percents {
+		out = append(out, "%%")
+	}
+	return strings.Join(out, " ")
+}
+
+func TestVerbs(t *testing.T) {
+	for s, want := range map[string]string{
+		"%02d/%02d/%d":          "%02d %02d %d",
+		"%[3]d/%02[2]d/%02[1]d": "%02d %02d %d",
+		"%d of %d done":         "%d %d",
+		"%d %%":                 "%d %%",
+		"%s left":               "%s",
+	} {
+		if got := verbs(s); got != want {
+			t.Errorf("verbs(%q) = %q, want %q", s, got, want)
+		}
+	}
+	if got := fmt.Sprintf("%[3]d/%02[2]d/%02[1]d", 2, 3, 2026); got != "2026/03/02" {
+		t.Errorf("reordered date = %q", got)
+	}
+}
 
 // TestFormatVerbsMatch checks that every translation of a key, and every
 // plural form, takes the same arguments as the default language's.
@@ -118,7 +210,12 @@ func TestFormatVerbsMatch(t *testing.T) {
 			if !strings.HasPrefix(want, "%d") {
 				t.Errorf("%s plural %q: its first verb must be %%d (the count), got %q", Default, k, want)
 			}
-			for _, s := range []string{f.One, f.Many, f.Other} {
+			for i, s := range []string{f.Zero, f.One, f.Two, f.Few, f.Many, f.Other} {
+				// The forms of one number (zero, one, two) may say it in
+				// words when the count is all they take.
+				if i < 3 && want == "%d" && !strings.Contains(s, "%") {
+					continue
+				}
 				if s != "" && verbs(s) != want {
 					t.Errorf("%s plural %q form %q: verbs %q, want %q", lang, k, s, verbs(s), want)
 				}
@@ -193,6 +290,9 @@ func uses(t *testing.T) (literals map[string]bool, tCalls, nCalls []string) {
 // a literal (keys chosen at run time come from tables of literals).
 func TestNoDeadKeys(t *testing.T) {
 	literals, _, _ := uses(t)
+	for _, code := range state.ToolErrorCodes() {
+		literals["tool.error."+code] = true // components' toolErrorKey
+	}
 	text, plural := allKeys()
 	for k := range text {
 		if !literals[k] {
@@ -203,6 +303,25 @@ func TestNoDeadKeys(t *testing.T) {
 		if !literals[k] {
 			t.Errorf("dead plural %q: no code uses it", k)
 		}
+	}
+}
+
+// TestToolErrorCodesHaveSentences: every error code state knows has its
+// sentence in every language (components' toolErrorKey).
+func TestToolErrorCodesHaveSentences(t *testing.T) {
+	require := func(key string) {
+		for _, lang := range Languages {
+			if _, ok := catalogs[lang].text[key]; !ok {
+				t.Errorf("%s: no sentence for %q", lang, key)
+			}
+		}
+	}
+	for _, code := range state.ToolErrorCodes() {
+		if code == state.UnknownErrorCode {
+			require("tool.error.failed")
+			continue
+		}
+		require("tool.error." + code)
 	}
 }
 
@@ -225,7 +344,10 @@ func TestCalledKeysExist(t *testing.T) {
 
 func TestMatch(t *testing.T) {
 	for tag, want := range map[string]string{
-		"": "vi", "en": "en", "EN": "en", "fr-CA": "fr", "en-US": "en", "de": "vi", " fr ": "fr", "vi-VN": "vi",
+		"": "vi", "en": "en", "EN": "en", "fr-CA": "fr", "en-US": "en", "de": "de", " fr ": "fr", "vi-VN": "vi",
+		"xx": "vi", "zh": "zh-Hans", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant", "zh-HK": "zh-Hant", "zh-Hant-TW": "zh-Hant",
+		"zh-hans": "zh-Hans", "zh-Hans-SG": "zh-Hans", "pt": "pt-BR", "pt-PT": "pt-BR", "pt-br": "pt-BR", "iw": "he",
+		"he-IL": "he", "ar-EG": "ar", "in": "id", "uk-UA": "uk", "es-419": "es", "de_AT": "de",
 	} {
 		if got := Match(tag).Lang(); got != want {
 			t.Errorf("Match(%q) = %q, want %q", tag, got, want)

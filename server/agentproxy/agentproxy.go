@@ -8,6 +8,8 @@
 //	ag-ui:  POST /api/agent                  -> POST {endpoint}
 //	ai-sdk: POST /api/chat                   -> POST {endpoint}
 //	        GET  /api/chat/{id}/stream       -> GET  {endpoint}/{id}/stream
+//	        GET  /api/chat/mcp-apps/resource -> GET  {endpoint}/mcp-apps/resource (MCP Apps, docs/mcp-apps.md)
+//	        POST /api/chat/mcp-apps/tool-calls -> POST {endpoint}/mcp-apps/tool-calls
 //
 // A POST must be JSON from the app's own origin (a cross-site form cannot
 // start an agent run). Aborting the request (the app's Stop) cancels the
@@ -95,6 +97,10 @@ func (h *handler) route(r *http.Request) (method, chatID string, ok bool) {
 		return http.MethodPost, "", true
 	case h.protocol == AISDK && r.URL.Path == ChatPath:
 		return http.MethodPost, "", true
+	case h.protocol == AISDK && r.URL.Path == ChatPath+"/"+appResource:
+		return http.MethodGet, "", true
+	case h.protocol == AISDK && r.URL.Path == ChatPath+"/"+appToolCalls:
+		return http.MethodPost, "", true
 	case h.protocol == AISDK && strings.HasPrefix(r.URL.Path, ChatPath+"/") && strings.HasSuffix(r.URL.Path, "/stream"):
 		id := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, ChatPath+"/"), "/stream")
 		if id == "" || strings.Contains(id, "/") {
@@ -107,6 +113,13 @@ func (h *handler) route(r *http.Request) (method, chatID string, ok bool) {
 
 // ctxChatID carries the chat id of a stream request to the rewrite.
 type ctxChatID struct{}
+
+// The MCP Apps routes of an AI SDK application (docs/mcp-apps.md): the
+// same contract as the native protocol's, under the chat route.
+const (
+	appResource  = "mcp-apps/resource"
+	appToolCalls = "mcp-apps/tool-calls"
+)
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	method, chatID, ok := h.route(r)
@@ -149,6 +162,11 @@ func (h *handler) rewrite(pr *httputil.ProxyRequest) {
 	if id, _ := pr.In.Context().Value(ctxChatID{}).(string); id != "" {
 		u.Path = strings.TrimSuffix(h.target.Path, "/") + "/" + id + "/stream"
 		u.RawPath = strings.TrimSuffix(h.target.EscapedPath(), "/") + "/" + url.PathEscape(id) + "/stream"
+	}
+	if sub, ok := strings.CutPrefix(pr.In.URL.Path, ChatPath+"/"); ok && (sub == appResource || sub == appToolCalls) {
+		u.Path = strings.TrimSuffix(h.target.Path, "/") + "/" + sub
+		u.RawPath = ""
+		u.RawQuery = pr.In.URL.RawQuery
 	}
 	pr.Out.URL = &u
 	pr.Out.Host = ""

@@ -176,11 +176,60 @@ func post(t *testing.T, url string) {
 	resp.Body.Close()
 }
 
-func newTestStore() *state.Store {
+// newTestStore is a store that keeps its conversation as the page does
+// for an AG-UI agent or an AI SDK route (kept).
+func newTestStore(kept state.Kept) *state.Store {
 	o := state.DefaultOptions()
 	n := 0
 	o.NewID = func() string { n++; return "stepwise-" + string(rune('a'+n%26)) + strings.Repeat("x", n/26) }
+	o.Kept = kept
 	return state.New(o)
+}
+
+// The page's side, as app/page applies it and app/backend/agent reads it:
+// a message (or, for "", the cards' answers) starts a run, whose request
+// the backend reads from the store.
+
+func aguiRun(t *testing.T, s *state.Store, text string) wire.RunAgentInput {
+	t.Helper()
+	local := state.Local(state.UserSent{Text: text})
+	if text == "" {
+		local = state.AnswersSent{}
+	}
+	_, err := s.ApplyLocal(local)
+	require.NoError(t, err)
+	in, ok := s.NextAGUIRun()
+	require.True(t, ok)
+	return in
+}
+
+func chatRequest(t *testing.T, s *state.Store, text string) wire.UIChatRequest {
+	t.Helper()
+	local := state.Local(state.UserSent{Text: text})
+	if text == "" {
+		local = state.AnswersSent{}
+	}
+	_, err := s.ApplyLocal(local)
+	require.NoError(t, err)
+	req, ok := s.NextUIChatRequest()
+	require.True(t, ok)
+	return req
+}
+
+// answerCard answers a card; ready: every card has its answer.
+func answerCard(s *state.Store, key string, a state.CardAnswer) (ready bool, err error) {
+	ch, err := s.ApplyLocal(state.CardAnswered{Key: key, Answer: a})
+	return ch.Ready, err
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// applyLocal applies a local event that cannot fail.
+func applyLocal(t *testing.T, s *state.Store, ev state.Local) state.Changes {
+	t.Helper()
+	ch, err := s.ApplyLocal(ev)
+	require.NoError(t, err)
+	return ch
 }
 
 func kinds(items []*state.Item) []state.Kind {
@@ -200,10 +249,10 @@ func TestAISDKRouteThroughTheStore(t *testing.T) {
 func testAISDKRouteThroughTheStore(t *testing.T, v string) {
 	base := startAISDKServer(t, v)
 	route := base + "/api/chat"
-	s := newTestStore()
+	s := newTestStore(state.KeptAsAISDK)
 
 	// A whole turn: reasoning, a tool that runs, a source, the answer.
-	resp := streamInto(t, s, route, s.UIChatRequest("What is the weather in Hanoi?"))
+	resp := streamInto(t, s, route, chatRequest(t, s, "What is the weather in Hanoi?"))
 	assert.Equal(t, "v1", resp.Header.Get("x-vercel-ai-ui-message-stream"))
 	assert.Contains(t, resp.Header.Get("content-type"), "text/event-stream")
 	require.Zero(t, s.SkippedCount())
@@ -236,7 +285,7 @@ func testAISDKRouteThroughTheStore(t *testing.T, v string) {
 
 	// An approval: the card, then the answer in the next POST, as the SDK's
 	// addToolApprovalResponse sends it; the SDK runs the tool.
-	streamInto(t, s, route, s.UIChatRequest("Please delete the report"))
+	streamInto(t, s, route, chatRequest(t, s, "Please delete the report"))
 	require.Zero(t, s.SkippedCount())
 	pending := s.Pending()
 	require.NotNil(t, pending)
@@ -246,10 +295,10 @@ func testAISDKRouteThroughTheStore(t *testing.T, v string) {
 	assert.Equal(t, "deleteFile", deleteTool.Tool.Name)
 	assert.Equal(t, state.ToolAwaiting, deleteTool.Tool.Status)
 	key := pending.Approval.ApprovalKey
-	ready, err := s.AnswerCard(key, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	ready, err := answerCard(s, key, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
 	require.True(t, ready)
-	streamInto(t, s, route, s.UIChatRequest(""))
+	streamInto(t, s, route, chatRequest(t, s, ""))
 	require.Zero(t, s.SkippedCount())
 	assert.Equal(t, state.ToolDone, deleteTool.Tool.Status)
 	assert.JSONEq(t, `{"deleted":"/tmp/report.txt"}`, *deleteTool.Tool.Result)
@@ -278,8 +327,8 @@ func testAISDKRouteThroughTheStore(t *testing.T, v string) {
 	assert.Contains(t, string(prompts[len(prompts)-1]), `"deleted":"/tmp/report.txt"`)
 
 	// A new message while an approval waits refuses it (output-denied).
-	streamInto(t, s, route, s.UIChatRequest("delete it after all"))
-	streamInto(t, s, route, s.UIChatRequest("no, leave it"))
+	streamInto(t, s, route, chatRequest(t, s, "delete it after all"))
+	streamInto(t, s, route, chatRequest(t, s, "no, leave it"))
 	getJSON(t, base+"/requests", &requests)
 	lastReq := requests[len(requests)-1]
 	n := len(lastReq.Messages)
@@ -299,8 +348,8 @@ func TestAISDKResumeAfterReload(t *testing.T) {
 func testAISDKResumeAfterReload(t *testing.T, v string) {
 	base := startAISDKServer(t, v)
 	route := base + "/api/chat"
-	s := newTestStore()
-	body, err := json.Marshal(s.UIChatRequest("a slow answer please"))
+	s := newTestStore(state.KeptAsAISDK)
+	body, err := json.Marshal(chatRequest(t, s, "a slow answer please"))
 	require.NoError(t, err)
 	resp, err := http.Post(route, "application/json", bytes.NewReader(body))
 	require.NoError(t, err)
@@ -337,14 +386,14 @@ func testAISDKResumeAfterReload(t *testing.T, v string) {
 	require.NotNil(t, saved.Active)
 	resp.Body.Close() // the page goes away
 
-	r := newTestStore()
-	r.RestoreUI(saved)
+	r := newTestStore(state.KeptAsAISDK)
+	applyLocal(t, r, state.Restored{UI: &saved})
 	assert.Equal(t, "Working on it", r.Items()[1].Text)
 	stream, err := http.Get(route + "/" + saved.ID + "/stream")
 	require.NoError(t, err)
 	defer stream.Body.Close()
 	require.Equal(t, http.StatusOK, stream.StatusCode)
-	r.BeginUIResume()
+	applyLocal(t, r, state.StreamResumed{})
 	post(t, base+"/release")
 	applySSE(t, r, stream.Body)
 	require.Zero(t, r.SkippedCount())
@@ -367,10 +416,10 @@ func testAISDKResumeAfterReload(t *testing.T, v string) {
 func TestAGUIServerThroughTheStore(t *testing.T) {
 	base := startAgentServer(t, "agui-server.mjs")
 	agent := base + "/agent"
-	s := newTestStore()
+	s := newTestStore(state.KeptAsAGUI)
 
 	// A whole run: reasoning, a tool call with its result, the answer.
-	resp := streamInto(t, s, agent, s.AGUIRunInput("What is the weather in Hanoi?"))
+	resp := streamInto(t, s, agent, aguiRun(t, s, "What is the weather in Hanoi?"))
 	assert.Contains(t, resp.Header.Get("content-type"), "text/event-stream")
 	require.Zero(t, s.SkippedCount())
 	assert.Equal(t, state.StatusIdle, s.Status())
@@ -392,17 +441,17 @@ func TestAGUIServerThroughTheStore(t *testing.T) {
 
 	// A tool approval (RUN_FINISHED outcome interrupt), answered with an
 	// edit: the agent receives it as its resume.
-	streamInto(t, s, agent, s.AGUIRunInput("Email the report"))
+	streamInto(t, s, agent, aguiRun(t, s, "Email the report"))
 	require.Zero(t, s.SkippedCount())
 	pending := s.Pending()
 	require.NotNil(t, pending)
 	require.Equal(t, "Send the report to team@example.com?", pending.Approval.Text)
 	assert.Equal(t, []string{"approve", "edit", "reject"}, pending.Approval.Actions[0].Allowed)
 	assert.Equal(t, state.ToolAwaiting, s.Tool("call-email-1").Tool.Status)
-	ready, err := s.AnswerCard(pending.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "send_email", Args: json.RawMessage(`{"to":"boss@example.com","subject":"Report"}`)}}}})
+	ready, err := answerCard(s, pending.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "edit", EditedAction: &wire.EditedAction{Name: "send_email", Args: json.RawMessage(`{"to":"boss@example.com","subject":"Report"}`)}}}})
 	require.NoError(t, err)
 	require.True(t, ready)
-	streamInto(t, s, agent, s.AGUIRunInput(""))
+	streamInto(t, s, agent, aguiRun(t, s, ""))
 	require.Zero(t, s.SkippedCount())
 	assert.Equal(t, state.ToolDone, s.Tool("call-email-1").Tool.Status)
 	assert.Equal(t, "Sent to boss@example.com", *s.Tool("call-email-1").Tool.Result)
@@ -418,33 +467,33 @@ func TestAGUIServerThroughTheStore(t *testing.T) {
 	assert.Equal(t, requests[0].ThreadID, requests[2].ThreadID)
 
 	// A form from a response schema.
-	streamInto(t, s, agent, s.AGUIRunInput("Which account?"))
+	streamInto(t, s, agent, aguiRun(t, s, "Which account?"))
 	form := s.Pending()
 	require.NotNil(t, form)
 	require.Equal(t, state.KindForm, form.Kind)
 	require.Len(t, form.Form.Fields, 2)
 	values, err := state.BuildFormValues(form.Form, map[string]string{"account": "1", "remember": "true"})
 	require.NoError(t, err)
-	_, err = s.AnswerCard(form.Form.ApprovalKey, state.CardAnswer{Values: values})
+	_, err = answerCard(s, form.Form.ApprovalKey, state.CardAnswer{Values: values})
 	require.NoError(t, err)
-	streamInto(t, s, agent, s.AGUIRunInput(""))
+	streamInto(t, s, agent, aguiRun(t, s, ""))
 	assert.Equal(t, `Noted: {"account":"home","remember":true}.`, s.Items()[len(s.Items())-1].Text)
 
 	// LangGraph's on_interrupt: answered through forwardedProps.command.resume.
-	streamInto(t, s, agent, s.AGUIRunInput("legacy archive"))
+	streamInto(t, s, agent, aguiRun(t, s, "legacy archive"))
 	card := s.Pending()
 	require.NotNil(t, card)
 	require.Equal(t, state.KindApproval, card.Kind)
-	_, err = s.AnswerCard(card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	_, err = answerCard(s, card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
-	in := s.AGUIRunInput("")
+	in := aguiRun(t, s, "")
 	streamInto(t, s, agent, in)
 	assert.Equal(t, "The report was archived.", s.Items()[len(s.Items())-1].Text)
 	getJSON(t, base+"/requests", &requests)
 	assert.JSONEq(t, `{"command":{"resume":{"decisions":[{"type":"approve"}]}}}`, string(requests[len(requests)-1].ForwardedProps))
 
 	// A failing run.
-	streamInto(t, s, agent, s.AGUIRunInput("this will fail"))
+	streamInto(t, s, agent, aguiRun(t, s, "this will fail"))
 	assert.Equal(t, state.StatusError, s.Status())
 	last := s.Items()[len(s.Items())-1]
 	assert.Equal(t, state.KindError, last.Kind)
@@ -463,9 +512,9 @@ func TestAGUIServerThroughTheStore(t *testing.T) {
 	assert.JSONEq(t, string(official.State), string(conv.State))
 
 	// Saved and restored, the conversation goes on where it was.
-	r := newTestStore()
-	r.RestoreAGUI(s.AGUIConversation())
-	streamInto(t, r, agent, r.AGUIRunInput("And tomorrow?"))
+	r := newTestStore(state.KeptAsAGUI)
+	applyLocal(t, r, state.Restored{AGUI: ptr(s.AGUIConversation())})
+	streamInto(t, r, agent, aguiRun(t, r, "And tomorrow?"))
 	assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", r.Items()[len(r.Items())-1].Text)
 }
 
@@ -495,19 +544,19 @@ func mustJSON(t *testing.T, v any) string {
 func TestAGUIClientToolsThroughTheStore(t *testing.T) {
 	base := startAgentServer(t, "agui-server.mjs")
 	agent := base + "/agent"
-	s := newTestStore()
+	s := newTestStore(state.KeptAsAGUI)
 
-	streamInto(t, s, agent, s.AGUIRunInput("Please approve expense report EXP-2024-001"))
+	streamInto(t, s, agent, aguiRun(t, s, "Please approve expense report EXP-2024-001"))
 	require.Zero(t, s.SkippedCount())
 	card := s.Pending()
 	require.NotNil(t, card)
 	require.Equal(t, state.KindApproval, card.Kind)
 	assert.Equal(t, "Approve execution of 'ApproveExpenseReport'?", card.Approval.Text)
 	assert.Equal(t, "ApproveExpenseReport", card.Approval.Actions[0].Name)
-	ready, err := s.AnswerCard(card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
+	ready, err := answerCard(s, card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "approve"}}})
 	require.NoError(t, err)
 	require.True(t, ready)
-	streamInto(t, s, agent, s.AGUIRunInput(""))
+	streamInto(t, s, agent, aguiRun(t, s, ""))
 	require.Zero(t, s.SkippedCount())
 	assert.Equal(t, "Expense report EXP-2024-001 is approved.", s.Items()[len(s.Items())-1].Text)
 	assert.Equal(t, state.ToolDone, s.Tool("call-expense-3").Tool.Status)
@@ -531,17 +580,17 @@ func TestAGUIClientToolsThroughTheStore(t *testing.T) {
 	assert.Empty(t, requests[1].Resume)
 
 	// ask_user, answered with one of its options.
-	streamInto(t, s, agent, s.AGUIRunInput("Ask me which city"))
+	streamInto(t, s, agent, aguiRun(t, s, "Ask me which city"))
 	form := s.Pending()
 	require.NotNil(t, form)
 	require.Equal(t, state.KindForm, form.Kind)
 	assert.Equal(t, "Which city?", form.Form.Text)
 	values, err := state.BuildFormValues(form.Form, map[string]string{"answer": "1"})
 	require.NoError(t, err)
-	_, err = s.AnswerCard(form.Form.ApprovalKey, state.CardAnswer{Values: values})
+	_, err = answerCard(s, form.Form.ApprovalKey, state.CardAnswer{Values: values})
 	require.NoError(t, err)
 	before := s.AGUIConversation()
-	in := s.AGUIRunInput("")
+	in := aguiRun(t, s, "")
 	streamInto(t, s, agent, in)
 	assert.Equal(t, "You chose Hue.", s.Items()[len(s.Items())-1].Text)
 
@@ -556,9 +605,9 @@ func TestAGUIClientToolsThroughTheStore(t *testing.T) {
 
 	// A new message instead of an answer: the call is cancelled, and the
 	// agent reads that.
-	streamInto(t, s, agent, s.AGUIRunInput("Ask me again"))
+	streamInto(t, s, agent, aguiRun(t, s, "Ask me again"))
 	require.NotNil(t, s.Pending())
-	streamInto(t, s, agent, s.AGUIRunInput("never mind"))
+	streamInto(t, s, agent, aguiRun(t, s, "never mind"))
 	getJSON(t, base+"/requests", &requests)
 	msgs := requests[len(requests)-1].Messages
 	require.Equal(t, "tool", msgs[len(msgs)-2].Role)
@@ -573,19 +622,19 @@ func TestAGUIClientToolsThroughTheStore(t *testing.T) {
 func TestAGUIExpiredInterruptThroughTheStore(t *testing.T) {
 	base := startAgentServer(t, "agui-server.mjs")
 	agent := base + "/agent"
-	s := newTestStore()
-	streamInto(t, s, agent, s.AGUIRunInput("A quick deadline please"))
+	s := newTestStore(state.KeptAsAGUI)
+	streamInto(t, s, agent, aguiRun(t, s, "A quick deadline please"))
 	form := s.Pending()
 	require.NotNil(t, form)
 	expires, err := time.Parse(time.RFC3339, form.Form.ExpiresAt)
 	require.NoError(t, err)
-	_, ready := s.ExpireDue(expires.Add(-time.Second))
+	ready := applyLocal(t, s, state.CardsExpired{Now: expires.Add(-time.Second)}).Ready
 	require.False(t, ready)
 	require.NotNil(t, s.Pending())
-	s.ExpireDue(expires)
+	applyLocal(t, s, state.CardsExpired{Now: expires})
 	require.Nil(t, s.Pending())
 	assert.Equal(t, state.QuestionExpired, form.Form.State)
-	streamInto(t, s, agent, s.AGUIRunInput("Book it anyway"))
+	streamInto(t, s, agent, aguiRun(t, s, "Book it anyway"))
 	assert.Equal(t, state.StatusIdle, s.Status(), "the agent accepted the cancellation")
 	var requests []wire.RunAgentInput
 	getJSON(t, base+"/requests", &requests)
@@ -602,9 +651,9 @@ func TestAISDKClientToolsThroughTheStore(t *testing.T) {
 		t.Run("ai"+v, func(t *testing.T) {
 			base := startAISDKServer(t, v)
 			route := base + "/api/chat"
-			s := newTestStore()
+			s := newTestStore(state.KeptAsAISDK)
 
-			streamInto(t, s, route, s.UIChatRequest("Ask me which city"))
+			streamInto(t, s, route, chatRequest(t, s, "Ask me which city"))
 			require.Zero(t, s.SkippedCount())
 			form := s.Pending()
 			require.NotNil(t, form)
@@ -612,10 +661,10 @@ func TestAISDKClientToolsThroughTheStore(t *testing.T) {
 			assert.Equal(t, "Which city?", form.Form.Text)
 			values, err := state.BuildFormValues(form.Form, map[string]string{"answer": "1"})
 			require.NoError(t, err)
-			ready, err := s.AnswerCard(form.Form.ApprovalKey, state.CardAnswer{Values: values})
+			ready, err := answerCard(s, form.Form.ApprovalKey, state.CardAnswer{Values: values})
 			require.NoError(t, err)
 			require.True(t, ready)
-			streamInto(t, s, route, s.UIChatRequest(""))
+			streamInto(t, s, route, chatRequest(t, s, ""))
 			require.Zero(t, s.SkippedCount())
 			assert.Equal(t, "You chose Hue.", s.Items()[len(s.Items())-1].Text)
 
@@ -624,23 +673,23 @@ func TestAISDKClientToolsThroughTheStore(t *testing.T) {
 			assert.Contains(t, string(prompts[len(prompts)-1]), `"toolName":"askUser","output":{"type":"json","value":{"answer":"Hue"}}`)
 
 			// requestApproval, rejected with a reason.
-			streamInto(t, s, route, s.UIChatRequest("Please confirm the payment"))
+			streamInto(t, s, route, chatRequest(t, s, "Please confirm the payment"))
 			card := s.Pending()
 			require.NotNil(t, card)
 			require.Equal(t, state.KindApproval, card.Kind)
 			assert.Equal(t, "Pay invoice 42 (120 EUR)?", card.Approval.Text)
-			_, err = s.AnswerCard(card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "not this month"}}})
+			_, err = answerCard(s, card.Approval.ApprovalKey, state.CardAnswer{Decisions: []wire.Decision{{Type: "reject", Message: "not this month"}}})
 			require.NoError(t, err)
-			streamInto(t, s, route, s.UIChatRequest(""))
+			streamInto(t, s, route, chatRequest(t, s, ""))
 			assert.Equal(t, "I did not pay the invoice.", s.Items()[len(s.Items())-1].Text)
 			getJSON(t, base+"/prompts", &prompts)
 			assert.Contains(t, string(prompts[len(prompts)-1]), `"value":{"approved":false,"reason":"not this month"}`)
 
 			// Left unanswered, the next message ends the call with an error
 			// the route accepts.
-			streamInto(t, s, route, s.UIChatRequest("Ask me once more"))
+			streamInto(t, s, route, chatRequest(t, s, "Ask me once more"))
 			require.NotNil(t, s.Pending())
-			streamInto(t, s, route, s.UIChatRequest("What is the weather in Hanoi?"))
+			streamInto(t, s, route, chatRequest(t, s, "What is the weather in Hanoi?"))
 			require.Zero(t, s.SkippedCount())
 			assert.Equal(t, "It is 31 degrees and sunny in Hanoi.", s.Items()[len(s.Items())-1].Text)
 
@@ -663,8 +712,8 @@ func TestAISDKClientToolsThroughTheStore(t *testing.T) {
 func TestAGUISubagentsThroughTheStore(t *testing.T) {
 	base := startAgentServer(t, "agui-server.mjs")
 	agent := base + "/agent"
-	s := newTestStore()
-	in := s.AGUIRunInput("Do some research")
+	s := newTestStore(state.KeptAsAGUI)
+	in := aguiRun(t, s, "Do some research")
 	post(t, base+"/release") // the gate opens before the run reaches it
 	streamInto(t, s, agent, in)
 	require.Zero(t, s.SkippedCount())
@@ -689,8 +738,8 @@ func TestAGUISubagentsThroughTheStore(t *testing.T) {
 	postJSON(t, base+"/client-run", map[string]any{"threadId": in.ThreadID, "runId": in.RunID, "messages": in.Messages, "release": true}, &official)
 	assert.JSONEq(t, mustJSON(t, official.Messages), mustJSON(t, s.AGUIConversation().Messages))
 
-	r := newTestStore()
-	r.RestoreAGUI(s.AGUIConversation())
+	r := newTestStore(state.KeptAsAGUI)
+	applyLocal(t, r, state.Restored{AGUI: ptr(s.AGUIConversation())})
 	ritems := r.Items()
 	require.Equal(t, kinds(items), kinds(ritems))
 	rsub := ritems[2].Group.Steps[1].Group

@@ -28,7 +28,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	client "stepwise/app"
+	"stepwise/app/backend/replay"
 )
 
 // TestBench is `make bench`: the in-browser stream benchmark of
@@ -125,7 +125,7 @@ var quickStreamRuns = []streamRun{fullStreamRuns[1], fullStreamRuns[3]} // 5k, 2
 
 // pageResult is one page's run of one stream.
 type pageResult struct {
-	client.ReplayResult
+	replay.Result
 	jsHeap, goHeap, wasmMem float64 // MB
 	// Main-thread time (ms) over the run, from Performance.getMetrics:
 	// the whole of the tasks, script, style recalculation and layout.
@@ -319,7 +319,7 @@ func playStream(t *testing.T, streams *streamServer, url string, stepwise bool, 
 	p.waitJS(`window.__result`, 30*time.Minute)
 	after := pageMetrics(t, p)
 	var res pageResult
-	res.ReplayResult = eval[client.ReplayResult](p, `window.__result`)
+	res.Result = eval[replay.Result](p, `window.__result`)
 	res.task = 1000 * (after["TaskDuration"] - before["TaskDuration"])
 	res.script = 1000 * (after["ScriptDuration"] - before["ScriptDuration"])
 	res.style = 1000 * (after["RecalcStyleDuration"] - before["RecalcStyleDuration"])
@@ -529,7 +529,7 @@ func TestBenchProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := eval[client.ReplayResult](p, `window.__result`)
+	res := eval[replay.Result](p, `window.__result`)
 	if out := os.Getenv("STEPWISE_PROFILE_OUT"); out != "" {
 		b, _ := json.Marshal(stop.Profile)
 		os.WriteFile(out, b, 0o644)
@@ -591,7 +591,7 @@ func traceFloor(t *testing.T, streams *streamServer, url string) {
 
 // tracePlay opens a page (open), then plays its stream under Chromium's
 // tracing, from the stream's request to its result.
-func tracePlay(t *testing.T, streams *streamServer, open func(p *page)) (client.ReplayResult, []traceEvent) {
+func tracePlay(t *testing.T, streams *streamServer, open func(p *page)) (replay.Result, []traceEvent) {
 	p := newPageWithin(t, 40*time.Minute)
 	defer p.close()
 	gate := streams.hold()
@@ -600,7 +600,7 @@ func tracePlay(t *testing.T, streams *streamServer, open func(p *page)) (client.
 	stop := startTrace[traceEvent](t, p, streamTraceCategories...)
 	gate.release()
 	p.waitJS(`window.__result`, 30*time.Minute)
-	res := eval[client.ReplayResult](p, `window.__result`)
+	res := eval[replay.Result](p, `window.__result`)
 	return res, stop()
 }
 
@@ -608,7 +608,7 @@ func tracePlay(t *testing.T, streams *streamServer, open func(p *page)) (client.
 // thread of every process of the browser while a stream played, its
 // top-level events summed: on two cores, what else wanted them beside the
 // page's main thread (V8 optimising the wasm, rasterising, compositing).
-func printThreadCPU(page string, res client.ReplayResult, events []traceEvent) {
+func printThreadCPU(page string, res replay.Result, events []traceEvent) {
 	type thread struct{ pid, tid int64 }
 	processName := map[int64]string{}
 	threadName := map[thread]string{}
@@ -664,7 +664,7 @@ func traceStream(t *testing.T, streams *streamServer, url string) {
 // printMainThread splits the renderer main thread's busy time of a traced
 // stream by kind (script, style, layout, paint...), with the largest
 // events' self time, and what V8 spent compiling the wasm, if any.
-func printMainThread(page string, res client.ReplayResult, events []traceEvent) {
+func printMainThread(page string, res replay.Result, events []traceEvent) {
 	var main struct{ pid, tid int64 }
 	for _, e := range events {
 		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
@@ -793,7 +793,7 @@ var profileCategories = []struct{ name, prefix string }{
 	{"controller, replay driver (app)", "stepwise_app"},
 }
 
-func printProfile(prof *profiler.Profile, res client.ReplayResult) {
+func printProfile(prof *profiler.Profile, res replay.Result) {
 	nodes := map[int64]*profiler.ProfileNode{}
 	parent := map[int64]int64{}
 	for _, n := range prof.Nodes {

@@ -101,7 +101,7 @@ func TestServerKilledMidRun(t *testing.T) {
 	}
 	addr := freeAddr(t)
 	args := []string{"-addr", addr, "-web", filepath.Join(wd, "../../web"),
-		"-data", filepath.Join(t.TempDir(), "stepwise.db")}
+		"-data", filepath.Join(t.TempDir(), "stepwise.db"), "-sandbox-addr", "off"} // addr's port + 1 may be taken
 	base := "http://" + addr
 
 	first := startReal(t, bin, args...)

@@ -251,7 +251,7 @@ func TestStaticExportOnAnotherOrigin(t *testing.T) {
 	}))
 	defer static.Close()
 	startBin(t, bin, nil, "-addr", apiAddr, "-web", webDir(t), "-data", filepath.Join(t.TempDir(), "stepwise.db"),
-		"-allowed-origins", static.URL)
+		"-allowed-origins", static.URL, "-sandbox-addr", "off") // apiAddr's port + 1 may be taken
 
 	p := newPage(t)
 	p.addInitScript(cspViolations)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	client "stepwise/app"
+	"stepwise/app/dom"
 )
 
 // strikesIn is the strikes (first family, size, weight, style) of the
@@ -28,7 +28,7 @@ for (const root of document.querySelectorAll(sel)) {
 return [...s].sort(); })`
 
 // The fonts a page resolves before its first answer
-// (client.ConversationFonts) are those its conversations draw: every
+// (dom.ConversationFonts) are those its conversations draw: every
 // strike of the fixtures' conversations, their disclosures open, and of
 // the sources panel.
 func TestConversationFontsAreWarmed(t *testing.T) {
@@ -58,12 +58,12 @@ func TestConversationFontsAreWarmed(t *testing.T) {
 			}
 		}
 		if warmed == nil {
-			fonts, _ := json.Marshal(client.ConversationFonts)
+			fonts, _ := json.Marshal(dom.ConversationFonts)
 			warmed = eval[[]string](p, `(fonts => { const box = document.createElement("div"); box.id = "font-probe";
 for (const f of fonts) { const s = document.createElement("span"); s.style.font = f; s.textContent = "Aa"; box.append(s); }
 document.body.append(box); return true; })(`+string(fonts)+`)`+` && `+strikesIn+`("#font-probe")`)
-			if len(warmed) != len(client.ConversationFonts) {
-				t.Errorf("ConversationFonts name %d strikes, %d of them distinct: %v", len(client.ConversationFonts), len(warmed), warmed)
+			if len(warmed) != len(dom.ConversationFonts) {
+				t.Errorf("ConversationFonts name %d strikes, %d of them distinct: %v", len(dom.ConversationFonts), len(warmed), warmed)
 			}
 		}
 		p.close()

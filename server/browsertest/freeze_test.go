@@ -23,7 +23,7 @@ const shapeOf = `(function shape(n) {
 // watchChunks notes, after every task (a MutationObserver's callback),
 // the fewest and most items a chunk holds: a chunk drawn empty or holding
 // a copy beside its live items would show. A chunk waiting to be drawn
-// (app/draw.go: a batch that brought three or more chunks, which a live
+// (app/dom/draw.go: a batch that brought three or more chunks, which a live
 // stream can do) is empty by design and not counted while it is.
 const watchChunks = `window.__chunks = {min: 1e9, max: 0, first: ""}; new MutationObserver(() => {
   const all = document.querySelectorAll('#conversation > .chunks > .chunk');
@@ -82,7 +82,7 @@ func openFrozenConversation(t *testing.T, p *page, file string) {
 }
 
 // Settled chunks of a long conversation are shown as copies of their DOM
-// (app/freeze.go), so that the Go heap keeps only their items. The page
+// (app/dom/freeze.go), so that the Go heap keeps only their items. The page
 // must look and work as if they were live: the same DOM, in-page search,
 // a group that opens from a click or the keyboard, a copy button, and a
 // chunk the reader left frozen again.
@@ -153,7 +153,7 @@ func TestFrozenChunksWorkAsLive(t *testing.T) {
 // A chunk that holds the reader's selection is not frozen (its copy would
 // take the selection away), and once the selection is gone and the reader
 // moves on, it is. The page reads the selection only when it may have
-// changed (app/freeze_js.go), so this also checks that it notices.
+// changed (app/dom/freeze_js.go), so this also checks that it notices.
 func TestFrozenChunkKeepsTheSelection(t *testing.T) {
 	p := newPageWithin(t, 5*time.Minute)
 	openFrozenConversation(t, p, "bench-freeze-selection.jsonl")
@@ -257,7 +257,7 @@ func TestFrozenChunksTakeMouseClicks(t *testing.T) {
 // reads: once its chunks are frozen, the app renders nothing more. A
 // freeze pass that asked for another at once whenever a chunk it had
 // once failed to take was taken later would keep the idle page rendering
-// for as long as it stays open (app/freeze.go, nextRetry). Go allocates
+// for as long as it stays open (app/dom/freeze.go, nextRetry). Go allocates
 // for each render, so its count of allocations over 30 animation frames
 // tells.
 func TestSettledConversationRendersNothing(t *testing.T) {

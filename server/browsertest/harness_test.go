@@ -21,14 +21,17 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	client "stepwise/app"
 	"stepwise/server/demo"
+	"stepwise/server/sandbox"
 	"stepwise/server/site"
 )
 
 var (
-	agent     *demo.Agent
-	serverURL string
-	allocCtx  context.Context
+	agent      *demo.Agent
+	serverURL  string
+	sandboxURL string // the MCP Apps sandbox proxy's
+	allocCtx   context.Context
 	// allocOpts start the browsers: newPageWithJSFlags adds V8 flags to
 	// them for one test's browser.
 	allocOpts []chromedp.ExecAllocatorOption
@@ -59,7 +62,12 @@ func run(m *testing.M) int {
 	}
 	defer agent.Close()
 	agent.Speed = 4
-	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: agent}})
+	// The MCP Apps sandbox proxy, on an origin of its own (mcpapp_test.go).
+	sandboxSrv := httptest.NewServer(sandbox.New(sandbox.Config{HostAllowed: func(host string) bool { return site.HostAllowed(host, nil) }}))
+	defer sandboxSrv.Close()
+	sandboxURL = sandboxSrv.URL + "/"
+	handler, err := site.New(site.Config{WebDir: "../../web", Scenarios: scenarios, API: &demo.Handler{Agent: agent},
+		Env: map[string]string{client.EnvSandbox: sandboxURL}, FrameSrc: []string{sandboxSrv.URL}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -244,7 +252,7 @@ func (p *page) waitJS(cond string, timeout time.Duration, show ...string) {
 			text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText.slice(0, 800) : ""`))
 			var shown []string
 			for _, expr := range show {
-				v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`JSON.stringify(`+expr+`)`))
+				v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`Promise.resolve(`+expr+`).then(v => v === undefined ? "undefined" : JSON.stringify(v))`, chromedp.EvalAwaitPromise))
 				if err != nil {
 					v = err.Error()
 				}

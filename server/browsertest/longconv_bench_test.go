@@ -125,7 +125,7 @@ func benchLongConversation(t *testing.T) {
 		return p
 	}
 	// firstFind times the page's first find-in-page, which lays out every
-	// chunk it searches that was never laid out (app/freeze_js.go
+	// chunk it searches that was never laid out (app/dom/freeze_js.go
 	// layOutLater does that in idle time).
 	firstFind := func(p *page) (ms, styleAndLayout float64) {
 		m0 := pageMetrics(t, p)

@@ -83,7 +83,7 @@ func TestLongConversation(t *testing.T) {
 	// played as usual.
 	p.open(fmt.Sprintf("/?replay=/streams/bench-long-conversation.jsonl&rate=max&warm=%d&lang=en", events-1))
 	p.waitJS(`window.__result`, 4*time.Minute)
-	// Older chunks are drawn a few at a time after the newest (app/draw.go).
+	// Older chunks are drawn a few at a time after the newest (app/dom/draw.go).
 	p.waitJS(allDrawn, 4*time.Minute)
 	items := `document.querySelectorAll('#conversation .chunk > *')`
 	if n := eval[int](p, items+`.length`); n != 2*groups {
@@ -165,7 +165,7 @@ func longHistory(groups int) []byte {
 
 // A long history is drawn newest first: its end is on screen in the
 // render that brings it, the older chunks drawn empty at their estimated
-// height and then for real, a few at a time (app/draw.go), and in the
+// height and then for real, a few at a time (app/dom/draw.go), and in the
 // end the whole conversation is there, in order, the reader still at
 // its end.
 func TestLongHistoryDrawsNewestFirst(t *testing.T) {
@@ -176,7 +176,7 @@ func TestLongHistoryDrawsNewestFirst(t *testing.T) {
 
 // TestLongHistoryLoadsInSlices: a history of 20,000 messages (1.2 MB) is
 // decoded and loaded in slices with the browser running tasks between them
-// (app/pace.go), not in one task of hundreds of ms; the page shows it all
+// (app/internal/browser/pace.go), not in one task of hundreds of ms; the page shows it all
 // the same. Work of 100 ms or more on any machine this runs on, in slices
 // of 12 ms: at least two pauses.
 func TestLongHistoryLoadsInSlices(t *testing.T) {

@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 
 	"stepwise/server/agentproxy"
@@ -93,13 +92,32 @@ func (p *page) sendLong(text string) {
 	p.do(chromedp.SendKeys(chromedp.CSS(`[data-testid="composer"]`), "\r"))
 }
 
-// limitQuotaTo gives origin a storage quota of n bytes (IndexedDB and the
-// service worker's caches share it).
-func (p *page) limitQuotaTo(origin string, n float64) {
+// limitIndexedDBWrites makes the documents the tab loads from now on
+// refuse, as a full quota does, an IndexedDB transaction that writes more
+// than n bytes of conversations: the put succeeds, then the transaction
+// aborts with a QuotaExceededError (Chromium checks a transaction's bytes
+// against the room left when it commits). Chromium's own quota cannot do
+// it here: with Storage.overrideQuotaForOrigin active (getUsageAndQuota
+// reports the lowered quota, the origin already over it), headless
+// Chromium 156 refuses a Cache Storage put but commits a 3 MB IndexedDB
+// put.
+func (p *page) limitIndexedDBWrites(n int) {
 	p.t.Helper()
-	if _, err := chromedp.Call(p.ctx, storage.OverrideQuotaForOrigin, storage.OverrideQuotaForOriginParams{Origin: origin, QuotaSize: &n}); err != nil {
-		p.t.Fatal(err)
-	}
+	p.addInitScript(`(() => {
+		const limit = ` + strconv.Itoa(n) + `, written = new WeakMap(), put = IDBObjectStore.prototype.put;
+		IDBObjectStore.prototype.put = function (value, key) {
+			const req = put.apply(this, arguments);
+			const tx = this.transaction, json = value && value.json;
+			if (this.name !== "conversations" || !json) return req;
+			const bytes = (written.get(tx) || 0) + (typeof json === "string" ? 2 * json.length : json.byteLength);
+			written.set(tx, bytes);
+			if (bytes > limit) req.addEventListener("success", () => {
+				Object.defineProperty(tx, "error", {value: new DOMException("The quota has been exceeded.", "QuotaExceededError")});
+				tx.abort();
+			});
+			return req;
+		};
+	})()`)
 }
 
 // storedConversation is the JSON the page saved in IndexedDB for a
@@ -109,13 +127,6 @@ func storedConversation(id string) string {
 		const db = q.result; if (!db.objectStoreNames.contains("conversations")) { db.close(); return r("") }
 		const g = db.transaction("conversations").objectStore("conversations").get(` + strconv.Quote(id) + `);
 		g.onsuccess = () => { const v = g.result; db.close(); r(!v ? "" : typeof v.json === "string" ? v.json : new TextDecoder().decode(v.json)) } } })`
-}
-
-// idbUsage is how many bytes the page's IndexedDB takes, as the browser
-// counts them against the quota.
-func (p *page) idbUsage() float64 {
-	p.t.Helper()
-	return eval[float64](p, `navigator.storage.estimate().then(e => (e.usageDetails && e.usageDetails.indexedDB) || 0)`)
 }
 
 // digits returns n random digits: text that no storage compresses much,
@@ -129,11 +140,11 @@ func digits(rnd *rand.Rand, n int) string {
 }
 
 // TestQuotaFullKeepsTheNewestTurns (issue 38.8): in the AG-UI and AI SDK
-// modes, a first turn takes most of the browser's quota for the site
-// (lowered, once it is saved, to what it uses plus 60 KB); the next turn
-// no longer fits with it. The page says so, everything stays on screen,
-// and a reload brings back the newest turns (not the old save, silently),
-// saying that older ones were not kept.
+// modes, a first turn of 100 KB is saved; then the storage has room for
+// 60 KB more (limitIndexedDBWrites): the conversation with the next turn
+// no longer fits, the next turn alone does. The page says so, everything
+// stays on screen, and a reload brings back the newest turns (not the old
+// save, silently), saying that older ones were not kept.
 func TestQuotaFullKeepsTheNewestTurns(t *testing.T) {
 	for _, mode := range []struct {
 		protocol agentproxy.Protocol
@@ -155,16 +166,16 @@ func TestQuotaFullKeepsTheNewestTurns(t *testing.T) {
 			session := "quota-" + string(mode.protocol)
 			p.waitJS(storedConversation(session)+`.then(j => j.includes("31 degrees"))`, 10*time.Second)
 			// A reload: no save of the first turn is still under way when
-			// the quota is measured.
+			// the quota is lowered.
 			p.reload()
 			p.waitJS(lastText+`.includes("31 degrees")`, 20*time.Second)
-			p.limitQuotaTo(base, p.idbUsage()+60<<10)
-			p.reload() // the database opens under the new quota
+			p.limitIndexedDBWrites(60 << 10)
+			p.reload() // the page loads under the lowered quota
 			p.waitJS(lastText+`.includes("31 degrees")`, 20*time.Second)
 
 			p.send("Turn 2: and tomorrow?")
 			p.waitJS(countKind("user")+` === 2 && `+agentStatus+` === "idle"`, 60*time.Second)
-			p.waitJS(noticeText+`.includes("storage for this site is full")`, 20*time.Second, noticeText, storedConversation(session)+".length")
+			p.waitJS(noticeText+`.includes("storage for this site is full")`, 20*time.Second, noticeText, storedConversation(session)+".then(j => j.length)")
 			p.screens("storage-full-" + string(mode.protocol))
 			p.send("Turn 3: and the day after?")
 			p.waitJS(countKind("user")+` === 3 && `+agentStatus+` === "idle"`, 60*time.Second)

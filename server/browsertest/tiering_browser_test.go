@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	client "stepwise/app"
+	"stepwise/app/backend/replay"
 )
 
 // TestBenchTiering (make bench-tiering) prints what V8 compiled of the
@@ -46,7 +46,7 @@ func TestBenchTiering(t *testing.T) {
 	}
 	gate.release()
 	p.waitJS(`window.__result`, 30*time.Minute)
-	res := eval[client.ReplayResult](p, `window.__result`)
+	res := eval[replay.Result](p, `window.__result`)
 	goAfter := eval[goAllocs](p, `window.stepwise.memory()`)
 	all, err := os.ReadFile(out)
 	if err != nil {

@@ -92,6 +92,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.withSession(w, id, func(s *Session) { h.serveSSE(w, r, s) })
 	case endpoint == "commands" && r.Method == http.MethodPost:
 		h.serveCommand(w, r, id)
+	case endpoint == "ui-resource" && r.Method == http.MethodGet:
+		h.serveUIResource(w, r) // mcpapp.go
+	case endpoint == "tool-calls" && r.Method == http.MethodPost:
+		h.serveToolCall(w, r)
 	case endpoint == "files" && r.Method == http.MethodPost:
 		h.serveUpload(w, r, id)
 	case r.Method == http.MethodGet || r.Method == http.MethodHead:

@@ -2,8 +2,11 @@ package site
 
 import (
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
+
+	"stepwise/components/i18n"
 )
 
 // PageHeaderer is an API (Config.API) with something to add to each page's
@@ -27,7 +30,7 @@ func servePage(next http.Handler, api http.Handler) http.Handler {
 		status, body := serveWhole(next, w, r)
 		h := w.Header()
 		if status == http.StatusOK && strings.HasPrefix(h.Get("Content-Type"), "text/html") {
-			body = ariaValues(body)
+			body = withDirection(ariaValues(body))
 			h.Set("Content-Length", strconv.Itoa(len(body)))
 		}
 		if ph != nil {
@@ -38,4 +41,22 @@ func servePage(next http.Handler, api http.Handler) http.Handler {
 			w.Write(body)
 		}
 	})
+}
+
+// htmlLang finds the page's <html lang="...">, as go-app writes it.
+var htmlLang = regexp.MustCompile(`<html lang="([A-Za-z-]+)">`)
+
+// withDirection gives the page's <html> the direction of its language
+// (dir="rtl" for Arabic and Hebrew): go-app sets only its lang, and the
+// page must lay out right to left before the app runs.
+func withDirection(page []byte) []byte {
+	m := htmlLang.FindSubmatchIndex(page)
+	if m == nil {
+		return page
+	}
+	dir := i18n.Match(string(page[m[2]:m[3]])).Dir()
+	out := make([]byte, 0, len(page)+12)
+	out = append(out, page[:m[3]+1]...)
+	out = append(out, ` dir="`+dir+`"`...)
+	return append(out, page[m[3]+1:]...)
 }

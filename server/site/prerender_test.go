@@ -45,9 +45,59 @@ func TestPrerenderInTheReadersLanguage(t *testing.T) {
 		{"/", "*", "vi", "Đang khởi động…"},
 	} {
 		resp, page := get(tc.path, tc.accept)
-		assert.True(t, strings.Contains(page, `<html lang="`+tc.lang+`">`), "%s with %q: not in %s", tc.path, tc.accept, tc.lang)
+		assert.True(t, strings.Contains(page, `<html lang="`+tc.lang+`" dir="ltr">`), "%s with %q: not in %s", tc.path, tc.accept, tc.lang)
 		assert.True(t, strings.Contains(page, tc.words), "%s with %q: no %q", tc.path, tc.accept, tc.words)
 		assert.Contains(t, resp.Header.Values("Vary"), "Accept-Language")
 		assert.True(t, bootScript.MatchString(page), "the page does not load web/boot.js deferred")
+	}
+}
+
+// Arabic and Hebrew pages are prerendered right to left, in their words;
+// Chinese for Taiwan in traditional characters.
+func TestPrerenderRightToLeft(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir})
+	require.NoError(t, err)
+	for _, tc := range []struct{ path, accept, html, words string }{
+		{"/?lang=ar", "", `<html lang="ar" dir="rtl">`, "ابدأ محادثة"},
+		{"/", "he-IL,he;q=0.9", `<html lang="he" dir="rtl">`, "התחילו שיחה"},
+		{"/", "zh-TW", `<html lang="zh-Hant" dir="ltr">`, "開始對話"},
+		{"/?lang=de", "ar", `<html lang="de" dir="ltr">`, "Starten Sie eine Unterhaltung"},
+	} {
+		req := httptest.NewRequest(http.MethodGet, "http://localhost"+tc.path, nil)
+		if tc.accept != "" {
+			req.Header.Set("Accept-Language", tc.accept)
+		}
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		page := rec.Body.String()
+		assert.Contains(t, page, tc.html, tc.path)
+		assert.Contains(t, page, tc.words, tc.path)
+	}
+}
+
+// The catalogs app.wasm does not hold are served, and cached by the
+// service worker with the app.
+func TestCatalogsServedAndCached(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.wasm"), []byte("\x00asm"), 0o644))
+	handler, err := New(Config{AllowedHosts: testHosts, WebDir: dir, BasePath: "/chat"})
+	require.NoError(t, err)
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://localhost"+path, nil))
+		return rec
+	}
+	rec := get("/chat/web/i18n/ar.json")
+	require.Equal(t, http.StatusOK, rec.Code)
+	assert.Equal(t, "application/json; charset=utf-8", rec.Header().Get("Content-Type"))
+	assert.Contains(t, rec.Body.String(), `"composer.send": "إرسال"`)
+	for _, path := range []string{"/chat/web/i18n/xx.json", "/chat/web/i18n/", "/chat/web/i18n/vi.json"} {
+		assert.Equal(t, http.StatusNotFound, get(path).Code, path)
+	}
+	worker := get("/chat/app-worker.js").Body.String()
+	for _, lang := range []string{"ar", "zh-Hans", "pt-BR", "fr"} {
+		assert.Contains(t, worker, `"/chat/web/i18n/`+lang+`.json"`, lang)
 	}
 }

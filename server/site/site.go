@@ -37,6 +37,9 @@ type Config struct {
 	// AllowedHosts are the names the site answers to besides IP addresses
 	// and localhost (hosts.go): "name", "*.domain", or "*" for any.
 	AllowedHosts []string
+	// FrameSrc are the origins the page may frame: the MCP Apps sandbox
+	// proxy's (docs/mcp-apps.md). Empty: none but its own.
+	FrameSrc []string
 	// BasePath serves the site under this path ("/chat"; "" for the root,
 	// see NormalizeBasePath): a reverse proxy in front forwards /chat/...
 	// with the prefix kept. The pages, app.wasm, the worker (scoped to
@@ -79,10 +82,11 @@ func New(cfg Config) (http.Handler, error) {
 			Maskable: "/web/icons/maskable-512.png",
 			SVG:      "/web/logo.svg",
 		},
-		Styles:                []string{"/web/stepwise.css"},
+		Styles:                []string{"/web/stepwise.css", "/web/mcp-apps.css"},
 		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
+		CacheableResources:    catalogURLs(),
 		Resources:             staticDir{http.StripPrefix("/web", http.FileServer(filesOnly{http.Dir(cfg.WebDir)})), base},
 	}
 	loaderPatches := appJSPatches(base)
@@ -108,6 +112,7 @@ func New(cfg Config) (http.Handler, error) {
 	mux.Handle("/manifest.json", manifest)
 	mux.Handle("/web/app.wasm", wasm)
 	mux.Handle("/app.wasm", wasm)
+	mux.HandleFunc("GET "+catalogPath+"{file}", serveCatalog)
 	mux.HandleFunc("GET /scenarios/{file}", func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutSuffix(r.PathValue("file"), ".jsonl")
 		sc := cfg.Scenarios[name]
@@ -184,6 +189,7 @@ func SecurityHeaders(cfg Config) http.Header {
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: https: http:", // source favicons come from the sites searched
 		"connect-src " + connect,
+		"frame-src " + strings.Join(append([]string{"'self'"}, cfg.FrameSrc...), " "),
 		"worker-src 'self'",
 		"manifest-src 'self'",
 		"object-src 'none'",
@@ -263,6 +269,7 @@ func pageEnv(cfg Config) map[string]string {
 		} {
 			env[k] = cfg.BasePath + path
 		}
+		env[client.EnvCatalogPath] = cfg.BasePath + catalogPath
 	}
 	for k, v := range cfg.Env {
 		env[k] = v

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/components/i18n"
 )
 
 // shellVersion is the app's version (app.Handler.Version): it names the
@@ -41,6 +43,19 @@ func shellVersion(wasmHash, webDir string, h *app.Handler, loaderPatches []scrip
 	if err != nil {
 		return "", fmt.Errorf("reading %s for the app's version: %w", webDir, err)
 	}
+	// The catalogs the app fetches (the server embeds them).
+	err = fs.WalkDir(i18n.CatalogFiles(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(i18n.CatalogFiles(), path)
+		fmt.Fprintf(sum, "catalog %q %d\n", path, len(b))
+		sum.Write(b)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
 	keys := make([]string, 0, len(h.Env))
 	for k := range h.Env {
 		keys = append(keys, k)
@@ -49,8 +64,8 @@ func shellVersion(wasmHash, webDir string, h *app.Handler, loaderPatches []scrip
 	for _, k := range keys {
 		fmt.Fprintf(sum, "env %q %q\n", k, h.Env[k])
 	}
-	fmt.Fprintf(sum, "handler %q %q %q %q %q %q %q %q %+v %q %q\n", h.Name, h.ShortName, h.Title, h.Description, h.Lang,
-		h.BackgroundColor, h.ThemeColor, h.LoadingLabel, h.Icon, h.Styles, h.Scripts)
+	fmt.Fprintf(sum, "handler %q %q %q %q %q %q %q %q %+v %q %q %q %q\n", h.Name, h.ShortName, h.Title, h.Description, h.Lang,
+		h.BackgroundColor, h.ThemeColor, h.LoadingLabel, h.Icon, h.Styles, h.Scripts, h.CacheableResources, h.RawHeaders)
 	fmt.Fprintf(sum, "worker %q\npatches %q %q\n", h.ServiceWorkerTemplate, loaderPatches, wasmExecPatches)
 	return hex.EncodeToString(sum.Sum(nil)[:6]), nil
 }

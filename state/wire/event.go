@@ -110,6 +110,13 @@ type Block struct {
 	// shows of its file (attachments.go).
 	Source json.RawMessage `json:"source"`
 	File   *FileInfo       `json:"file"`
+
+	// MCP Apps (docs/mcp-apps.md): a tool_use's UI is its MCP tool's
+	// _meta.ui ({"resourceUri": "ui://...", "visibility": [...]}); a
+	// tool_result's StructuredContent is the MCP result's
+	// structuredContent.
+	UI                json.RawMessage `json:"ui"`
+	StructuredContent json.RawMessage `json:"structured_content"`
 }
 
 // Delta is the delta of content_block_delta or message_delta.

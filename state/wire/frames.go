@@ -21,6 +21,9 @@ type UserMessageFrame struct {
 	SessionID string          `json:"session_id"`
 	ParentID  json.RawMessage `json:"parent_id,omitempty"`
 	Content   []ContentBlock  `json:"content"`
+	// AppContext is what MCP Apps told the model since the last message
+	// (ui/update-model-context; docs/protocol-extensions.md#mcp-apps).
+	AppContext json.RawMessage `json:"app_context,omitempty"`
 }
 
 // RegenerateFrame asks for another answer in place of MessageID's: a new

@@ -57,9 +57,12 @@ type HistoryMessage struct {
 	Status             string            `json:"status"`
 	Artifact           json.RawMessage   `json:"artifact"`
 	ToolContentMessage string            `json:"tool_content_message"`
-	DisplayType        string            `json:"display_type"`
-	Summary            string            `json:"summary"`
-	GroupClosed        bool              `json:"group_closed"`
+	// StructuredContent is a tool message's MCP structuredContent
+	// (docs/mcp-apps.md).
+	StructuredContent json.RawMessage `json:"structured_content"`
+	DisplayType       string          `json:"display_type"`
+	Summary           string          `json:"summary"`
+	GroupClosed       bool            `json:"group_closed"`
 
 	// An Anthropic message kept as history may carry its token counts and
 	// why it stopped (BACKENDS.md section 1).
@@ -117,6 +120,8 @@ type HistoryToolCall struct {
 	Args               json.RawMessage `json:"args"`
 	Input              json.RawMessage `json:"input"`
 	ToolContentMessage string          `json:"tool_content_message"`
+	// UI is the MCP tool's _meta.ui (docs/mcp-apps.md).
+	UI json.RawMessage `json:"ui"`
 }
 
 // DecodeHistory decodes a history response; it must be a JSON object.
@@ -129,7 +134,7 @@ func DecodeHistory(data []byte) (*History, error) {
 // DecodeHistoryPaced is DecodeHistory calling tick, when not nil, after
 // each message: a long conversation's history is megabytes of JSON, and a
 // browser decoding it in one go freezes for a few hundred ms; tick may
-// pause to let the page paint and answer (app/pace.go).
+// pause to let the page paint and answer (app/internal/browser/pace.go).
 //
 // The messages are read one at a time from the stream; every other member
 // is decoded by json.Unmarshal, which keeps its rules (keys matched

@@ -1,6 +1,0 @@
-//go:build !(js && wasm)
-
-package app
-
-// Fonts are laid out in a browser only.
-func warmFonts() {}

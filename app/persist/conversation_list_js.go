@@ -1,0 +1,13 @@
+//go:build js && wasm
+
+package persist
+
+import "stepwise/app/internal/browser"
+
+// Local is the page's store of the conversations list: localStorage.
+func Local() ConversationStore {
+	return LocalConversations{KV: browser.WebStorage("localStorage")}
+}
+
+// Tab is the tab's sessionStorage: what is typed and not sent (drafts.go).
+func Tab() KeyValueStore { return browser.WebStorage("sessionStorage") }
