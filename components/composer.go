@@ -36,7 +36,7 @@ func (c *Composer) send(ctx app.Context) {
 		return
 	}
 	text := box.Get("value").String()
-	if text == "" {
+	if text == "" && len(c.Attach.Files) == 0 {
 		return
 	}
 	ctx.NewActionWithValue(ActionSendMessage, text)

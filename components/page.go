@@ -137,7 +137,7 @@ func Page(p PageProps) app.UI {
 		&Topbar{Settings: s, Connection: p.Connection, Theme: p.Theme,
 			ShowConversations: !p.Conversations.Hidden, ConversationsOpen: p.Conversations.Open,
 			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting,
-			Export: s.Offers.Export && len(p.Items) > 0},
+			Export: s.Offers.Export && len(p.Items) > 0 && !p.Starting},
 		app.Div().Class("main").Body(
 			&Sidebar{Settings: s, List: p.Conversations, Starting: p.Starting},
 			column.Body(
@@ -147,7 +147,7 @@ func Page(p PageProps) app.UI {
 					Attr("role", "log").Aria("live", "off").Aria("label", s.T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
 					Body(conversation(p)...),
-				app.If(s.Offers.Jump, func() app.UI { return jumpToLatest(s) }),
+				app.If(s.Offers.Jump && !p.Starting, func() app.UI { return jumpToLatest(s) }),
 				app.If(p.Starting, func() app.UI { return startingNote(s) }),
 				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting, Attach: p.Attach},
 			),

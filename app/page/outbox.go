@@ -28,8 +28,9 @@ type outbox struct {
 // outgoing is one message in the outbox.
 type outgoing struct {
 	components.Outgoing
-	command string // the command it last went out with; "" while never sent
-	after   int    // the conversation's user messages when it went out
+	command string      // the command it last went out with; "" while never sent
+	files   []draftFile // the files it sends, uploaded
+	after   int         // the conversation's user messages when it went out
 	// conn is the connection it goes out on (the controller counts the
 	// connections opened); accepted is when the backend accepted it.
 	conn     int
@@ -123,8 +124,9 @@ func (o *outbox) hasQueued() bool {
 // blank line: what was typed during one run goes to the agent as one
 // message, its follow-up. A message that would make the whole too large
 // (fits says) stays queued for the next run.
-func (o *outbox) takeQueued(fits func(text string) bool) string {
+func (o *outbox) takeQueued(fits func(text string) bool) (string, []draftFile) {
 	var texts []string
+	var files []draftFile
 	kept := o.list[:0]
 	full := false
 	for _, m := range o.list {
@@ -138,10 +140,13 @@ func (o *outbox) takeQueued(fits func(text string) bool) string {
 			kept = append(kept, m)
 			continue
 		}
-		texts = append(texts, m.Text)
+		if m.Text != "" {
+			texts = append(texts, m.Text)
+		}
+		files = append(files, m.files...)
 	}
 	o.list = kept
-	return strings.Join(texts, "\n\n")
+	return strings.Join(texts, "\n\n"), files
 }
 
 // matchEchoes takes out the messages whose echo the conversation shows.

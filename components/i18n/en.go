@@ -272,6 +272,8 @@ var en = catalog{
 		"upload.err.not_found":                 "%s is no longer on the server: attach it again.",
 		"upload.err.named":                     "%s: %s",
 		"upload.err.failed":                    "%s could not be uploaded.",
+		"attach.wait":                          "Wait until the files have finished uploading.",
+		"export.you":                           "You",
 
 		// The language and theme menu (components/prefs.go).
 		"prefs.button":          "Language and appearance",

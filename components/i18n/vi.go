@@ -272,6 +272,8 @@ var vi = catalog{
 		"upload.err.not_found":                 "%s không còn trên máy chủ: hãy đính kèm lại.",
 		"upload.err.named":                     "%s: %s",
 		"upload.err.failed":                    "Không tải lên được %s.",
+		"attach.wait":                          "Hãy chờ tải tệp lên xong.",
+		"export.you":                           "Bạn",
 
 		// The language and theme menu (components/prefs.go).
 		"prefs.button":          "Ngôn ngữ và giao diện",

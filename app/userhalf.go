@@ -1,0 +1,55 @@
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"stepwise/app/page"
+	"stepwise/components"
+	"stepwise/state/wire"
+)
+
+// The user's half's actions (components/messages.go, attachments.go,
+// export.go) as the page's messages.
+func (c *Controller) mountUserHalf(ctx app.Context) {
+	c.handle(ctx, components.ActionAttachFiles, func(a app.Action) page.Msg {
+		files, ok := a.Value.(app.Value)
+		if !ok {
+			return nil
+		}
+		return page.AttachFiles{Files: pickedFiles(files)}
+	})
+	c.handle(ctx, components.ActionRemoveFile, func(a app.Action) page.Msg { id, _ := a.Value.(string); return page.RemoveFile{ID: id} })
+	c.handle(ctx, components.ActionEditSent, value[components.EditCommand])
+	c.handle(ctx, components.ActionFeedback, value[components.FeedbackCommand])
+	c.handle(ctx, components.ActionRegenerate, func(a app.Action) page.Msg { id, _ := a.Value.(string); return page.Regenerate{MessageID: id} })
+	c.handle(ctx, components.ActionSelectBranch, func(a app.Action) page.Msg { id, _ := a.Value.(string); return page.SelectBranch{MessageID: id} })
+	c.handle(ctx, components.ActionExport, func(a app.Action) page.Msg { f, _ := a.Value.(string); return page.Export{Format: f} })
+	c.handle(ctx, components.ActionJumpToLatest, func(app.Action) page.Msg { return page.JumpToLatest{} })
+}
+
+// pickedFiles reads a JavaScript array of File objects; an image gets a
+// preview (an object URL, released when its chip goes).
+func pickedFiles(files app.Value) []page.PickedFile {
+	out := make([]page.PickedFile, files.Length())
+	for i := range out {
+		f := files.Index(i)
+		p := page.PickedFile{Name: f.Get("name").String(), MediaType: f.Get("type").String(), Size: int64(f.Get("size").Float()), File: f}
+		if t, err := wire.ResolveFileType(p.Name, p.MediaType); err == nil && t.Image {
+			p.Thumb = app.Window().Get("URL").Call("createObjectURL", f).String()
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// download offers text to save as a file called name.
+func download(name, mediaType, text string) {
+	w := app.Window()
+	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mediaType + ";charset=utf-8"})
+	href := w.Get("URL").Call("createObjectURL", blob)
+	a := w.Get("document").Call("createElement", "a")
+	a.Set("href", href)
+	a.Set("download", name)
+	a.Call("click")
+	w.Get("URL").Call("revokeObjectURL", href)
+}
