@@ -268,7 +268,9 @@ func (c *Controller) run(ctx app.Context, cmd page.Cmd) (redrawn bool) {
 	case page.ReleaseThumb:
 		app.Window().Get("URL").Call("revokeObjectURL", cmd.URL)
 	case page.Download:
-		download(cmd.Name, cmd.MediaType, cmd.Text)
+		if app.IsClient {
+			download(ctx, cmd.Name, cmd.MediaType, cmd.Text)
+		}
 	case page.KeepDraft:
 		if c.tab != nil {
 			persist.SaveDraft(c.tab, c.cfg.SessionID, cmd.Draft, time.Now()) // a refusing browser keeps nothing

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/app/page"
@@ -42,8 +44,10 @@ func pickedFiles(files app.Value) []page.PickedFile {
 	return out
 }
 
-// download offers text to save as a file called name.
-func download(name, mediaType, text string) {
+// download offers text to save as a file called name; the object URL it
+// makes is released a while later (the download starts after the click
+// returns).
+func download(ctx app.Context, name, mediaType, text string) {
 	w := app.Window()
 	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mediaType + ";charset=utf-8"})
 	href := w.Get("URL").Call("createObjectURL", blob)
@@ -51,5 +55,5 @@ func download(name, mediaType, text string) {
 	a.Set("href", href)
 	a.Set("download", name)
 	a.Call("click")
-	w.Get("URL").Call("revokeObjectURL", href)
+	ctx.After(time.Minute, func(app.Context) { w.Get("URL").Call("revokeObjectURL", href) })
 }

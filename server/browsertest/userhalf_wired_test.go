@@ -187,8 +187,12 @@ func TestExportConversation(t *testing.T) {
 	p.send("/markdown")
 	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
 	// The files the page makes are caught as they are clicked.
-	eval[bool](p, `(() => { window.__downloads = []; const click = HTMLAnchorElement.prototype.click;
-		HTMLAnchorElement.prototype.click = function () { if (this.download) { window.__downloads.push(this.download); fetch(this.href).then(r => r.text()).then(t => window.__downloads.push(t)); return; } return click.call(this); }; return true; })()`)
+	eval[bool](p, `(() => { window.__downloads = [];
+		const make = URL.createObjectURL;
+		URL.createObjectURL = b => { const u = make(b); b.text().then(t => window.__downloads.push(t)); return u; };
+		const click = HTMLAnchorElement.prototype.click;
+		HTMLAnchorElement.prototype.click = function () { if (this.download) { window.__downloads.push(this.download); return; } return click.call(this); };
+		return true; })()`)
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="export"]`), chromedp.NodeVisible))
 	p.waitJS(`document.querySelector('[data-testid="export-markdown"]')`, 5*time.Second)
 	p.axe("export menu")

@@ -39,4 +39,3 @@ func (b *Backend) upload(u backend.Upload) {
 	xhr.Call("addEventListener", "loadend", done)
 	xhr.Call("send", file)
 }
-
