@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -73,16 +72,7 @@ func TestPictureScreens(t *testing.T) {
 			name := "pictures-" + theme + "-" + itoa(width)
 			t.Run(name, func(t *testing.T) {
 				p := newPage(t)
-				if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}},
-				}); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-					Width: int64(width), Height: 800, DeviceScaleFactor: 1, Mobile: width < 500,
-				}); err != nil {
-					t.Fatal(err)
-				}
+				p.sized(theme, width)
 				p.replay("chart", "max", "vi")
 				p.waitJS(`[...document.images].every(i => i.complete)`, 5*time.Second)
 				p.screenshot(name)

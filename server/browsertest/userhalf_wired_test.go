@@ -211,3 +211,34 @@ func TestExportConversation(t *testing.T) {
 		t.Errorf("JSON export: %q", got[2:])
 	}
 }
+
+// TestUserHalfScreens saves the user's half, light and dark, at 360 px
+// and on a desktop (testdata/screens/userhalf-*.png): a message sent with
+// a picture and a file, a regenerated answer with its versions and a
+// rating, and the composer holding two files, one refused.
+func TestUserHalfScreens(t *testing.T) {
+	p := newPage(t)
+	dir := t.TempDir()
+	pic := writePNG(t, dir, "chart.png", 40, 30)
+	csv := writeFile(t, dir, "notes.csv", []byte("city,price\nHanoi,12\n"))
+	p.open("/?session=userhalf-screens&lang=en")
+	p.waitConnected()
+	p.attach(pic, csv)
+	p.waitJS(draftFiles+`.length === 2 && `+draftFiles+`.every(c => c.dataset.state === "done")`, 20*time.Second)
+	p.do(chromedp.SendKeys(`[data-testid="composer"]`, "Compare these", chromedp.NodeReady))
+	p.pressEnter()
+	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-testid="regenerate"]')`, 30*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="regenerate"]`), chromedp.NodeVisible))
+	p.waitJS(agentStatus+` === "idle" && `+answerBranch+`?.textContent.includes("2 / 2")`, 30*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="feedback-up"]`), chromedp.NodeVisible))
+	p.waitJS(`document.querySelector('[data-testid="feedback"]').dataset.rating === "up"`, 10*time.Second)
+	p.attach(pic, writeFile(t, dir, "setup.exe", []byte("MZ")))
+	p.waitJS(draftFiles+`.length === 2 && document.querySelector('[data-testid="draft-file-error"]')`, 20*time.Second)
+	for _, theme := range []string{"light", "dark"} {
+		for _, width := range []int{360, 1200} {
+			p.sized(theme, width)
+			eval[float64](p, `document.querySelector('[data-testid="conversation"]').scrollTop = 1e9`)
+			p.screenshot("userhalf-" + theme + "-" + itoa(width))
+		}
+	}
+}
