@@ -43,9 +43,10 @@ env: $(PATCHED)
 	@echo "export GOFLAGS='$(GOFLAGS)' GOTOOLCHAIN=$(GOTOOLCHAIN)"
 
 # Client-only main, stripped: the server's code stays out of the wasm, and
-# so does go-app's (WASM_TAGS: net/http and crypto/tls stay out of the
-# wasm; wasm/goapp-wasm.patch).
-WASM_TAGS  := goappomitserver
+# so do go-app's server side and encryption (WASM_TAGS: net/http,
+# crypto/tls, crypto/rand and crypto/aes stay out of the wasm;
+# wasm/goapp-wasm.patch).
+WASM_TAGS  := goappomitserver,goappomitcrypto
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath
 web/app.wasm: $(WASM_SRC) $(PATCHED)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@ ./wasm

@@ -3,7 +3,6 @@
 package app
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"net/url"
 	"runtime"
@@ -53,9 +52,21 @@ func exposeView(c *Controller) {
 	js.Global().Set("stepwise", api)
 }
 
-// newSessionID returns a random session id (crypto/rand's Text: 26
-// characters of base32, within wire.ValidSessionID's alphabet).
-func newSessionID() string { return rand.Text() }
+// newSessionID returns a random session id: as crypto/rand's Text, 26
+// characters of base32 (within wire.ValidSessionID's alphabet) from the
+// browser's crypto.getRandomValues, which crypto/rand calls too, without
+// crypto/rand's FIPS 140 DRBG (AES, SHA-2) in the wasm.
+func newSessionID() string {
+	const base32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	random := js.Global().Get("Uint8Array").New(26)
+	js.Global().Get("crypto").Call("getRandomValues", random)
+	var id [26]byte
+	js.CopyBytesToGo(id[:], random)
+	for i, b := range id {
+		id[i] = base32[b%32]
+	}
+	return string(id[:])
+}
 
 // keepSessionInURL puts the session in the address bar without a reload.
 func keepSessionInURL(id string) {

@@ -1,9 +1,9 @@
 package state
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 
 	"stepwise/state/wire"
@@ -88,8 +88,17 @@ func (s *Store) newID() string {
 	if s.opts.NewID != nil {
 		return s.opts.NewID()
 	}
+	// Unique, not secret: math/rand/v2 (the runtime's ChaCha8, seeded by
+	// the system), as crypto/rand would keep its FIPS 140 DRBG (AES, SHA-2)
+	// in the wasm.
 	var b [12]byte
-	_, _ = rand.Read(b[:])
+	hi, lo := rand.Uint64(), rand.Uint32()
+	for i := range 8 {
+		b[i] = byte(hi >> (8 * i))
+	}
+	for i := range 4 {
+		b[8+i] = byte(lo >> (8 * i))
+	}
 	return hex.EncodeToString(b[:])
 }
 

@@ -91,3 +91,69 @@ func TestGoAppOmitServer(t *testing.T) {
 		}
 	}
 }
+
+// TestGoAppOmitCrypto checks the goappomitcrypto tag of
+// wasm/goapp-wasm.patch with the Makefile's WASM_TAGS: the browser main
+// links neither crypto/rand (whose FIPS 140 DRBG keeps AES, GCM, SHA-2 and
+// SHA-3), crypto/aes nor google/uuid, which go-app without the tag does.
+// Stepwise's own packages importing crypto/rand again fail it too. In the
+// patched copy, under the tag, go-app's ids are still version 4 UUIDs
+// and encryption fails with an error (the patch's crypto_omit_test.go);
+// without it go-app's own tests of encryption pass (TestGoAppPatch).
+func TestGoAppOmitCrypto(t *testing.T) {
+	p := preparePatches(t, "goapp-wasm.patch")
+	tags := makefileWasmTags(t)
+	if !slices.Contains(strings.Split(tags, ","), "goappomitcrypto") {
+		t.Fatalf("the Makefile's WASM_TAGS (%s) leave out goappomitcrypto", tags)
+	}
+	deps := func(tags string) []string {
+		list := exec.Command("go", "list", "-deps", "-tags", tags, ".")
+		list.Env = withGoFlags(p.goFlags(), "GOOS=js", "GOARCH=wasm")
+		out, err := list.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q: %v\n%s", tags, err, out)
+		}
+		return strings.Fields(string(out))
+	}
+	shipped, withCrypto := deps(tags), deps("goappomitserver")
+	for _, pkg := range []string{"crypto/rand", "crypto/aes", "crypto/cipher", "github.com/google/uuid"} {
+		if slices.Contains(shipped, pkg) {
+			t.Errorf("the wasm built with -tags %s links %s", tags, pkg)
+		}
+		if !slices.Contains(withCrypto, pkg) {
+			t.Errorf("without goappomitcrypto the wasm does not link %s: the tag is no longer what keeps it out", pkg)
+		}
+	}
+
+	dir, _ := p.moduleCopy(t, goAppModule)
+	run := exec.Command("go", "test", "-count=1", "-v", "-tags", "goappomitcrypto",
+		"-run", "^(TestNewIDIsUUIDv4|TestEncryptOmitted|TestContextDeviceID)$", "./pkg/app")
+	run.Dir = dir
+	run.Env = withGoFlags("-mod=mod")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go-app patched, with goappomitcrypto: %v\n%s", err, out)
+	}
+	for _, name := range []string{"TestNewIDIsUUIDv4", "TestEncryptOmitted", "TestContextDeviceID"} {
+		if !strings.Contains(string(out), "--- PASS: "+name+" ") {
+			t.Fatalf("%s did not run:\n%s", name, out)
+		}
+	}
+}
+
+// makefileWasmTags returns the Makefile's WASM_TAGS: the tags app.wasm is
+// built with.
+func makefileWasmTags(t *testing.T) string {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join("..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		if name, value, ok := strings.Cut(line, ":="); ok && strings.TrimSpace(name) == "WASM_TAGS" {
+			return strings.TrimSpace(value)
+		}
+	}
+	t.Fatal("the Makefile sets no WASM_TAGS")
+	return ""
+}

@@ -6,7 +6,10 @@
 // comparison, without a call into the wasm. Go decides everything else.
 (function () {
   "use strict";
-  var RATE = 200; // messages a second from one frame
+  // Notifications and requests a second from one frame, each: a flood of
+  // notifications does not starve the app's requests; a request over its
+  // budget gets an error rather than no answer.
+  var RATE = 200;
   var MAX = 1 << 20; // characters of one message, as JSON
   var frames = {};
   var next = 0;
@@ -60,7 +63,9 @@
       f.src = src;
       parent.appendChild(f);
       var id = ++next;
-      frames[id] = { el: f, origin: new URL(src, location.href).origin, tokens: RATE, last: Date.now() };
+      var now = Date.now();
+      frames[id] = { el: f, origin: new URL(src, location.href).origin,
+        notifications: { tokens: RATE, last: now }, requests: { tokens: RATE, last: now } };
       return id;
     },
     send: function (id, json) {
@@ -106,17 +111,28 @@
     }
   };
 
+  function take(b) {
+    var now = Date.now();
+    b.tokens = Math.min(RATE, b.tokens + (now - b.last) * RATE / 1000);
+    b.last = now;
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+
   window.addEventListener("message", function (e) {
     if (!deliver || !e.source) return;
     for (var id in frames) {
       var f = frames[id];
       if (e.source !== f.el.contentWindow) continue;
       if (e.origin !== f.origin) return;
-      var now = Date.now();
-      f.tokens = Math.min(RATE, f.tokens + (now - f.last) * RATE / 1000);
-      f.last = now;
-      if (f.tokens < 1) return;
-      f.tokens -= 1;
+      var m = e.data, request = m !== null && typeof m === "object" && "id" in m;
+      if (!take(request ? f.requests : f.notifications)) {
+        if (request && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) {
+          f.el.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message: "Too many requests" } }, f.origin);
+        }
+        return;
+      }
       var s;
       try { s = JSON.stringify(e.data); } catch (x) { return; }
       if (typeof s !== "string" || s.length > MAX) return;

@@ -164,26 +164,37 @@ func (h *Handler) serveHistory(w http.ResponseWriter, id string) {
 	json.NewEncoder(w).Encode(hist)
 }
 
-// serveCommand takes a client frame by POST (the SSE transport). Like the
-// WebSocket, it refuses pages of other origins; and it takes only JSON, so
-// a cross-origin form or text/plain fetch cannot even try.
-func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string) {
+// readJSONPost reads the body of a POST from the page: refused (and
+// answered) when it comes from another origin, is not JSON or is over
+// MaxFrameBytes. what names the request in the refusals ("command").
+func (h *Handler) readJSONPost(w http.ResponseWriter, r *http.Request, what string) ([]byte, bool) {
 	if !originAllowed(r, h.OriginPatterns) {
-		apiError(w, http.StatusForbidden, "forbidden", "commands from another origin are refused")
-		return
+		apiError(w, http.StatusForbidden, "forbidden", what+"s from another origin are refused")
+		return nil, false
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		apiError(w, http.StatusUnsupportedMediaType, "invalid_request", "a command must be sent as application/json")
-		return
+		apiError(w, http.StatusUnsupportedMediaType, "invalid_request", "a "+what+" must be sent as application/json")
+		return nil, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFrameBytes))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		apiError(w, http.StatusRequestEntityTooLarge, "too_large", errTooLarge.Error())
-		return
+		return nil, false
 	case err != nil:
-		apiError(w, http.StatusBadRequest, "invalid_request", "the command could not be read")
+		apiError(w, http.StatusBadRequest, "invalid_request", "the "+what+" could not be read")
+		return nil, false
+	}
+	return body, true
+}
+
+// serveCommand takes a client frame by POST (the SSE transport). Like the
+// WebSocket, it refuses pages of other origins; and it takes only JSON, so
+// a cross-origin form or text/plain fetch cannot even try.
+func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string) {
+	body, ok := h.readJSONPost(w, r, "command")
+	if !ok {
 		return
 	}
 	if !utf8.Valid(body) {

@@ -3,12 +3,9 @@ package demo
 import (
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"math"
-	"mime"
 	"net/http"
 	"regexp"
 	"time"
@@ -53,22 +50,8 @@ var appTools = map[string][]string{"show_stock": {"model", "app"}}
 // serveToolCall answers POST /api/sessions/{id}/tool-calls: a tool an app
 // calls, run as the MCP server would, answered with its CallToolResult.
 func (h *Handler) serveToolCall(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r, h.OriginPatterns) {
-		apiError(w, http.StatusForbidden, "forbidden", "tool calls from another origin are refused")
-		return
-	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		apiError(w, http.StatusUnsupportedMediaType, "invalid_request", "a tool call must be sent as application/json")
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFrameBytes))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		apiError(w, http.StatusRequestEntityTooLarge, "too_large", errTooLarge.Error())
-		return
-	case err != nil:
-		apiError(w, http.StatusBadRequest, "invalid_request", "the tool call could not be read")
+	body, ok := h.readJSONPost(w, r, "tool call")
+	if !ok {
 		return
 	}
 	var call struct {

@@ -13,10 +13,12 @@
   // The inner frame may have only these; the page asks for them.
   var TOKENS = { "allow-scripts": true, "allow-forms": true };
   var FEATURES = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" };
-  // At most RATE messages a second from the app reach the page; the rest
-  // are dropped (a flood stays here).
+  // At most RATE notifications and RATE requests (or responses) a second
+  // from the app reach the page. A flood of notifications stays here
+  // without starving the app's requests; a request over its budget is
+  // answered here with an error, so the app never waits for nothing.
   var RATE = 100;
-  var tokens = RATE, last = Date.now();
+  var notifications = bucket(), requests = bucket();
   var inner = null;
 
   function isMessage(m) {
@@ -25,12 +27,14 @@
     return "id" in m && ("result" in m || "error" in m);
   }
 
-  function take() {
+  function bucket() { return { tokens: RATE, last: Date.now() }; }
+
+  function take(b) {
     var now = Date.now();
-    tokens = Math.min(RATE, tokens + (now - last) * RATE / 1000);
-    last = now;
-    if (tokens < 1) return false;
-    tokens -= 1;
+    b.tokens = Math.min(RATE, b.tokens + (now - b.last) * RATE / 1000);
+    b.last = now;
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
     return true;
   }
 
@@ -61,8 +65,14 @@
     }
     if (!inner || e.source !== inner.contentWindow) return;
     if (!isMessage(m) || (typeof m.method === "string" && m.method.indexOf(RESERVED) === 0)) return;
-    if (!take()) return;
-    window.parent.postMessage(m, host);
+    if (!("id" in m)) {
+      if (take(notifications)) window.parent.postMessage(m, host);
+      return;
+    }
+    if (take(requests)) { window.parent.postMessage(m, host); return; }
+    if ("method" in m && (typeof m.id === "string" || typeof m.id === "number")) {
+      inner.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message: "Too many requests" } }, "*");
+    }
   });
 
   window.parent.postMessage({ jsonrpc: "2.0", method: READY, params: {} }, host);
