@@ -175,7 +175,7 @@ func attachmentsView(it *state.Item, s Settings) app.UI {
 		link := app.A().Class("chip file-chip").DataSet("testid", "attachment").Body(
 			fileIcon(tag), chipText(a.Name, tag+" · "+fileSize(a.Size, s), nil))
 		if a.URL != "" {
-			link = link.Href(a.URL).Attr("download", a.Name).Aria("label", s.T("attach.download", a.Name))
+			link = link.Href(a.URL).Attr("download", a.Name).Title(s.T("attach.download", a.Name))
 		}
 		out[i] = link
 	}
