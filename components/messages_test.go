@@ -43,7 +43,7 @@ func TestSentMessageShowsItsFiles(t *testing.T) {
 	assert.Contains(t, html, `alt="chart.png"`)
 	assert.Contains(t, html, `data-testid="attachment"`)
 	assert.Contains(t, html, `href="https://agent.example/files/f2"`)
-	assert.Contains(t, html, `aria-label="Download notes.csv"`)
+	assert.Contains(t, html, `title="Download notes.csv"`)
 	assert.Contains(t, html, `CSV · 912 B`)
 	assert.Contains(t, html, `aria-label="Copy message"`, "a user message can be copied")
 	assert.NotContains(t, html, `data-testid="edit"`, "no edit the controller does not handle")
