@@ -147,6 +147,7 @@ func (m *Model) takeFiles() (files []draftFile, ok bool) {
 			files = append(files, f)
 		}
 	}
+	m.releaseThumbs(m.files) // the message shows the backend's copies
 	m.files = nil
 	return files, true
 }

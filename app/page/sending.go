@@ -192,6 +192,9 @@ func (m *Model) edit(id int) {
 	if o == nil || (o.State != components.OutgoingQueued && o.State != components.OutgoingFailed) {
 		return
 	}
+	for i := range o.files {
+		o.files[i].Thumb = "" // released when it was sent: a type icon instead
+	}
 	m.files = append(o.files, m.files...) // its files go back too
 	m.outbox.remove(id)
 	m.draft = components.Draft{Text: o.Text, Seq: m.draft.Seq + 1, Focus: true, Merge: true}
