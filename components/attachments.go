@@ -137,7 +137,7 @@ func draftChips(s Settings, files []DraftFile) app.UI {
 			iconButton("chip-remove", "remove-file", s.T("attach.remove", f.Name), "close").
 				OnClick(func(ctx app.Context, e app.Event) {
 					ctx.NewActionWithValue(ActionRemoveFile, id)
-					ctx.Defer(func(app.Context) { focusID(composerID) })
+					focusID(composerID) // not Defer: go-app skips it once the button is gone
 				}, app.EventScope(id)),
 		)
 	}

@@ -17,7 +17,7 @@ func (m *ExportMenu) choose(format string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		m.open = false
 		ctx.NewActionWithValue(ActionExport, format)
-		ctx.Defer(func(app.Context) { focusID("export-button") })
+		focusID("export-button") // not Defer: go-app skips it once the item clicked is gone
 	}
 }
 

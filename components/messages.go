@@ -93,7 +93,7 @@ func (v *UserView) save(ctx app.Context) {
 func (v *UserView) close(ctx app.Context) {
 	v.editing = false
 	id := domID("edit-button", v.Item)
-	ctx.Defer(func(app.Context) { focusID(id) })
+	focusID(id) // not Defer: it would not run, the button clicked being gone
 }
 
 func (v *UserView) onSubmit(ctx app.Context, e app.Event) {

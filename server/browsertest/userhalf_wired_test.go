@@ -146,7 +146,7 @@ func TestEditRegenerateBranchesAndFeedback(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS(`.user-turn [data-testid="edit"]`), chromedp.NodeVisible))
 	p.waitJS(`document.activeElement?.dataset.testid === "edit-input"`, 5*time.Second)
 	p.axe("editing a message")
-	p.do(chromedp.SetValue(`[data-testid="edit-input"]`, "", chromedp.NodeReady))
+	eval[bool](p, `(e => { e.value = ""; return true })(document.querySelector('[data-testid="edit-input"]'))`)
 	p.do(chromedp.SendKeys(`[data-testid="edit-input"]`, "/plan", chromedp.NodeReady))
 	p.pressEnter()
 	p.waitJS(agentStatus+` === "idle" && `+userTexts+` === "/plan" && `+userBranch+`?.textContent.includes("2 / 2")`, 30*time.Second)
