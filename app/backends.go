@@ -108,11 +108,11 @@ func (c *Controller) replayPage() replay.Page {
 	return replay.Page{
 		Rendered: func(done func()) {
 			// Defer runs after the render of the frame that follows.
-			c.ctx.Dispatch(func(ctx app.Context) { ctx.Defer(func(app.Context) { done() }) })
+			dom.Dispatch(c.ctx, func(ctx app.Context) { dom.Defer(ctx, func(app.Context) { done() }) })
 		},
 		Drawing: func() bool {
 			drawing := make(chan bool, 1)
-			c.ctx.Dispatch(func(app.Context) { drawing <- c.chunks.Drawing() })
+			dom.Dispatch(c.ctx, func(app.Context) { drawing <- c.chunks.Drawing() })
 			return <-drawing
 		},
 		// A live page makes its Markdown parser and resolves its fonts

@@ -146,7 +146,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	}
 
 	c.backend.Open(func(ev backend.Event) {
-		ctx.Dispatch(func(ctx app.Context) { c.deliver(ctx, ev) })
+		dom.Dispatch(ctx, func(ctx app.Context) { c.deliver(ctx, ev) })
 	})
 	// What was typed into the prerendered page goes out once the backend
 	// is open (it holds it until it is connected).
@@ -257,11 +257,11 @@ func (c *Controller) run(ctx app.Context, cmd page.Cmd) (redrawn bool) {
 		}
 	case page.After:
 		if app.IsClient {
-			ctx.After(cmd.Delay, func(ctx app.Context) { c.update(ctx, cmd.Msg) })
+			dom.After(ctx, cmd.Delay, func(ctx app.Context) { c.update(ctx, cmd.Msg) })
 		}
 	case page.Clipboard:
 		dom.WriteClipboard(cmd.Text, func(err error) {
-			ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.Copied{ID: cmd.ID, Err: err}) })
+			dom.Dispatch(ctx, func(ctx app.Context) { c.update(ctx, page.Copied{ID: cmd.ID, Err: err}) })
 		})
 	case page.Navigate:
 		navigate(cmd.Href)

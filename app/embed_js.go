@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
 	"stepwise/app/page"
 	"stepwise/state"
 )
@@ -45,10 +46,10 @@ func setupEmbed(ctx app.Context, c *Controller) *embedBridge {
 		case "stepwise:send":
 			text := data.Get("text")
 			if text.Type() == js.TypeString {
-				ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.Send{Text: text.String()}) })
+				dom.Dispatch(ctx, func(ctx app.Context) { c.update(ctx, page.Send{Text: text.String()}) })
 			}
 		case "stepwise:stop":
-			ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.Stop{}) })
+			dom.Dispatch(ctx, func(ctx app.Context) { c.update(ctx, page.Stop{}) })
 		}
 		return nil
 	})

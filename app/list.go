@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
 	"stepwise/app/page"
 	"stepwise/app/persist"
 	"stepwise/components"
@@ -32,7 +33,7 @@ func (c *Controller) mountConversations(ctx app.Context) {
 	store, remote := c.list, c.backend.Traits().Sessions
 	ctx.Async(func() {
 		list, err := store.List()
-		ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.ListLoaded{List: list, Err: err}) })
+		dom.Dispatch(ctx, func(ctx app.Context) { c.update(ctx, page.ListLoaded{List: list, Err: err}) })
 		if remote == nil {
 			return
 		}
@@ -40,7 +41,7 @@ func (c *Controller) mountConversations(ctx app.Context) {
 		if err != nil {
 			return // no list there: the browser's own stays
 		}
-		ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.RemoteListed{List: rl}) })
+		dom.Dispatch(ctx, func(ctx app.Context) { c.update(ctx, page.RemoteListed{List: rl}) })
 	})
 }
 
@@ -48,7 +49,7 @@ func (c *Controller) mountConversations(ctx app.Context) {
 func (c *Controller) runList(ctx app.Context, cmd page.Cmd) {
 	store, remote := c.list, c.backend.Traits().Sessions
 	refused := func(err error) {
-		ctx.Dispatch(func(ctx app.Context) { c.update(ctx, page.ListRefused{Err: err}) })
+		dom.Dispatch(ctx, func(ctx app.Context) { c.update(ctx, page.ListRefused{Err: err}) })
 	}
 	switch cmd := cmd.(type) {
 	case page.PutConversation:

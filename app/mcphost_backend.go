@@ -24,7 +24,7 @@ type appBackend interface {
 const (
 	EnvAppResourcePath  = "STEPWISE_APP_RESOURCE_PATH"
 	EnvAppToolCallsPath = "STEPWISE_APP_TOOL_CALLS_PATH"
-	EnvSandbox          = "STEPWISE_SANDBOX" // the sandbox proxy's URL, or ":PORT" on the page's own host
+	EnvSandbox          = "STEPWISE_PAGE_SANDBOX" // the sandbox proxy's URL, or ":PORT" on the page's own host
 )
 
 // appPaths are the endpoints of the native protocol's extension, and of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
 	"stepwise/app/internal/browser"
 	"stepwise/components"
 	"stepwise/state"
@@ -20,7 +21,7 @@ import (
 // the first app appears.
 func (c *Controller) startApps(ctx app.Context) {
 	h := newAppHost()
-	h.dispatch = func(f func(ctx app.Context)) { ctx.Dispatch(f) }
+	h.dispatch = func(f func(ctx app.Context)) { dom.Dispatch(ctx, f) }
 	h.publish = func(ctx app.Context, id string, st components.AppFrameState) { components.ShowAppState(id, st) }
 	h.tool = func(id string) *state.Item { return c.page.Store().Tool(id) }
 	h.send = func(ctx app.Context, text string) { ctx.NewActionWithValue(components.ActionSendMessage, text) }
@@ -78,13 +79,13 @@ func (f *jsFrames) whenReady(fn func()) {
 	onload = js.FuncOf(func(js.Value, []js.Value) any {
 		onload.Release()
 		onerror.Release()
-		f.ctx.Dispatch(func(ctx app.Context) { f.started() })
+		dom.Dispatch(f.ctx, func(ctx app.Context) { f.started() })
 		return nil
 	})
 	onerror = js.FuncOf(func(js.Value, []js.Value) any {
 		onload.Release()
 		onerror.Release()
-		f.ctx.Dispatch(func(ctx app.Context) { f.loading = false })
+		dom.Dispatch(f.ctx, func(ctx app.Context) { f.loading = false })
 		return nil
 	})
 	s.Set("onload", onload)
@@ -103,12 +104,12 @@ func (f *jsFrames) started() {
 	f.onMsg = js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) == 2 {
 			frame, data := args[0].Int(), args[1].String()
-			f.ctx.Dispatch(func(ctx app.Context) { h.receive(ctx, frame, data) })
+			dom.Dispatch(f.ctx, func(ctx app.Context) { h.receive(ctx, frame, data) })
 		}
 		return nil
 	})
 	f.onTheme = js.FuncOf(func(js.Value, []js.Value) any {
-		f.ctx.Dispatch(func(ctx app.Context) { h.themeChanged() })
+		dom.Dispatch(f.ctx, func(ctx app.Context) { h.themeChanged() })
 		return nil
 	})
 	api.Call("start", f.onMsg, f.onTheme)

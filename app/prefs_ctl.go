@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"stepwise/app/dom"
 	"stepwise/app/page"
 	"stepwise/components"
 	"stepwise/components/i18n"
@@ -20,7 +21,7 @@ func (c *Controller) onSetLanguage(ctx app.Context, a app.Action) {
 	path := c.cfg.CatalogPath
 	ctx.Async(func() {
 		err := loadCatalog(path, lang)
-		ctx.Dispatch(func(ctx app.Context) {
+		dom.Dispatch(ctx, func(ctx app.Context) {
 			if err != nil {
 				c.update(ctx, page.LanguageFailed{Lang: lang})
 				return

@@ -133,12 +133,8 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 			return Changes{}, errors.New("an empty message")
 		}
 		switch kept {
-		case KeptAsAGUI:
-			in := s.aguiRunInput(ev.Text)
-			s.nextRun = &in
-		case KeptAsAISDK:
-			req := s.uiChatRequest(ev.Text)
-			s.nextChat = &req
+		case KeptAsAGUI, KeptAsAISDK:
+			s.startRun(ev.Text)
 		case KeptNowhere:
 			text := ev.Text
 			return s.Apply(&wire.Event{Type: "user_message", Text: &text}), nil
@@ -166,16 +162,10 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 		ch.Ready = ready
 		return ch, nil
 	case AnswersSent:
-		switch kept {
-		case KeptAsAGUI:
-			in := s.aguiRunInput("")
-			s.nextRun = &in
-		case KeptAsAISDK:
-			req := s.uiChatRequest("")
-			s.nextChat = &req
-		default:
+		if kept != KeptAsAGUI && kept != KeptAsAISDK {
 			return Changes{}, ErrNotKept
 		}
+		s.startRun("")
 		return s.changes, nil
 	case RunStopped:
 		if kept == KeptByBackend {
@@ -192,9 +182,7 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 	case StreamResumed:
 		return s.beginUIResume(), nil
 	case NothingToResume:
-		s.begin()
-		s.endUIResume()
-		return s.changes, nil
+		return s.nothingToResume(), nil
 	case Restored:
 		switch {
 		case ev.AGUI != nil:
@@ -205,6 +193,26 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 		return Changes{}, errors.New("nothing to restore")
 	}
 	return Changes{}, errors.New("unknown local event")
+}
+
+// startRun makes the request of the run the page starts with userText
+// ("": the answers to the agent's cards go), where the page keeps the
+// conversation (NextAGUIRun, NextUIChatRequest).
+func (s *Store) startRun(userText string) {
+	if s.opts.Kept == KeptAsAGUI {
+		in := s.aguiRunInput(userText)
+		s.nextRun = &in
+		return
+	}
+	req := s.uiChatRequest(userText)
+	s.nextChat = &req
+}
+
+// nothingToResume: what was saved stays as it is shown.
+func (s *Store) nothingToResume() Changes {
+	s.begin()
+	s.endUIResume()
+	return s.changes
 }
 
 // checkAnswer checks an answer a backend will resolve: decisions must be

@@ -48,6 +48,9 @@
       deliver = onMessage;
       var dark = media("(prefers-color-scheme: dark)");
       if (dark.addEventListener) dark.addEventListener("change", function () { onTheme(); });
+      // The theme the reader chose in the page's menu.
+      if (window.MutationObserver) new MutationObserver(function () { onTheme(); })
+        .observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
     },
     add: function (parentID, src, allow, title) {
       var parent = document.getElementById(parentID);
@@ -96,7 +99,8 @@
       var parent = document.getElementById(parentID);
       var vw = window.innerWidth, vh = window.innerHeight;
       var touch = media("(pointer: coarse)").matches, hover = media("(hover: hover)").matches;
-      c.theme = media("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+      var chosen = document.documentElement.getAttribute("data-theme");
+      c.theme = chosen === "dark" || chosen === "light" ? chosen : media("(prefers-color-scheme: dark)").matches ? "dark" : "light";
       c.platform = touch && !hover ? "mobile" : "web";
       c.deviceCapabilities = { touch: touch, hover: hover };
       c.userAgent = "Stepwise";

@@ -53,7 +53,7 @@ func ScrollToEnd(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	ctx.Defer(func(ctx app.Context) {
+	Defer(ctx, func(ctx app.Context) {
 		if el := app.Window().GetElementByID("conversation"); el.Truthy() {
 			el.Set("scrollTop", el.Get("scrollHeight"))
 		}

@@ -100,11 +100,11 @@ func (c *Chunks) drawLater() {
 	}
 	d.scheduled = true
 	// A timer, not a dispatch: the browser gets its task back in between.
-	c.freeze.ctx.After(time.Millisecond, func(ctx app.Context) {
+	After(c.freeze.ctx, time.Millisecond, func(ctx app.Context) {
 		d.scheduled = false
 		if d.drawNext(max(d.perTask, 1)) {
 			d.measure = true
-			ctx.Update()
+			Update(ctx)
 		}
 	})
 }
@@ -119,5 +119,5 @@ func (c *Chunks) measureDraw() {
 	}
 	d.measure = false
 	start := time.Now()
-	c.freeze.ctx.Defer(func(app.Context) { d.adapt(time.Since(start)) })
+	Defer(c.freeze.ctx, func(app.Context) { d.adapt(time.Since(start)) })
 }

@@ -14,7 +14,7 @@ func (c *Chunks) followLater() {
 		return // not in a browser, or already asked
 	}
 	c.following = true
-	c.freeze.ctx.Defer(func(app.Context) {
+	Defer(c.freeze.ctx, func(app.Context) {
 		c.following = false
 		followEnd()
 	})

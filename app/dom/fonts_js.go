@@ -23,6 +23,10 @@ func WarmFontsNow() {
 	})
 }
 
+// warmFontsFrom is not inlined: its closure would be copied into each
+// caller, and into itself.
+//
+//go:noinline
 func warmFontsFrom(first int, schedule func(func(timeLeft func() float64))) {
 	schedule(func(timeLeft func() float64) {
 		doc := js.Global().Get("document")

@@ -205,7 +205,7 @@ func (c *Chunks) AfterRender() {
 		return
 	}
 	f.scheduled = true
-	f.ctx.Defer(c.freezePass)
+	Defer(f.ctx, c.freezePass)
 }
 
 // freezePass reconciles the copies with the items, then takes copies of up
@@ -217,7 +217,7 @@ func (c *Chunks) freezePass(ctx app.Context) {
 	f.scheduled = false
 	items, now := c.items(), time.Now()
 	if f.reconcile(items, now) {
-		ctx.Update()
+		Update(ctx)
 	}
 	took := false
 	for _, i := range f.candidates(items, c.draw.waiting, c.copied(), now, freezePerPass) {
@@ -230,12 +230,12 @@ func (c *Chunks) freezePass(ctx app.Context) {
 		took = true
 	}
 	if took {
-		ctx.Dispatch(func(ctx app.Context) {
+		Dispatch(ctx, func(ctx app.Context) {
 			for i, m := range f.pending {
 				f.marks[i] = m
 			}
 			clear(f.pending)
-			ctx.Update()
+			Update(ctx)
 		})
 	}
 	c.retryLater(ctx, now)
@@ -252,9 +252,9 @@ func (c *Chunks) retryLater(ctx app.Context, now time.Time) {
 		return
 	}
 	f.retrying = true
-	ctx.After(first.Sub(now)+50*time.Millisecond, func(ctx app.Context) {
+	After(ctx, first.Sub(now)+50*time.Millisecond, func(ctx app.Context) {
 		f.retrying = false
-		ctx.Update()
+		Update(ctx)
 	})
 }
 
@@ -288,12 +288,12 @@ func (c *Chunks) thaw(ctx app.Context, i int, then func()) {
 	}
 	if _, ok := f.marks[i]; ok {
 		f.marks[i] = components.ChunkMark{First: -1} // matches no items: drawn live
-		ctx.Update()
+		Update(ctx)
 	}
 	if then != nil {
-		ctx.Defer(func(ctx app.Context) {
+		Defer(ctx, func(ctx app.Context) {
 			if f.reconcile(c.items(), time.Now()) {
-				ctx.Update()
+				Update(ctx)
 			}
 			then()
 		})
@@ -307,7 +307,7 @@ func (c *Chunks) unblock(ctx app.Context) {
 		return
 	}
 	clear(c.freeze.blocked)
-	ctx.Update()
+	Update(ctx)
 }
 
 // unfreezeAll draws every chunk live, for a store whose items were
@@ -326,5 +326,5 @@ func (c *Chunks) unfreezeAll(ctx app.Context) {
 		f.marks[i] = components.ChunkMark{First: -1}
 	}
 	clear(f.blocked)
-	ctx.Update()
+	Update(ctx)
 }

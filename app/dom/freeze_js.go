@@ -232,7 +232,7 @@ func indexOf(list, node js.Value) int {
 // also lets chunks the reader was in be frozen again once they move on.
 func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 	thaw := func(i int, t target, click, focus bool) {
-		ctx.Dispatch(func(ctx app.Context) {
+		Dispatch(ctx, func(ctx app.Context) {
 			c.thaw(ctx, i, func() {
 				el := d.chunk(i)
 				if !el.Truthy() {
@@ -253,7 +253,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 	}
 	unblock := func(js.Value) {
 		if len(c.freeze.blocked) > 0 {
-			ctx.Dispatch(c.unblock)
+			Dispatch(ctx, c.unblock)
 		}
 	}
 	// A chunk whose copy was taken but is not in yet is still live: a
@@ -273,29 +273,23 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 		_, frozen := c.freeze.marks[i]
 		_, pending := c.freeze.pending[i]
 		if pending || frozen && !c.freeze.placed[i] {
-			ctx.Dispatch(func(ctx app.Context) { c.thaw(ctx, i, nil) })
+			Dispatch(ctx, func(ctx app.Context) { c.thaw(ctx, i, nil) })
 		}
 	}
-	listen := func(target js.Value, event string, f func(e js.Value)) {
-		target.Call("addEventListener", event, js.FuncOf(func(this js.Value, args []js.Value) any {
-			f(args[0])
-			return nil
-		}), map[string]any{"capture": true})
-	}
 	for _, event := range []string{"pointerdown", "focusin", "click", "keydown", "input"} {
-		listen(d.conv, event, beingFrozen)
+		listenCapture(d.conv, event, beingFrozen)
 	}
 	window := js.Global()
-	listen(window, "pointerdown", func(js.Value) {
+	listenCapture(window, "pointerdown", func(js.Value) {
 		d.pointerDown = true
 		d.selectionStale = true
 		clear(d.clicked)
 	})
 	stale := func(js.Value) { d.selectionStale = true }
-	listen(window, "keydown", stale)
-	listen(window.Get("document"), "selectionchange", stale)
-	listen(window, "pointercancel", func(js.Value) { d.pointerDown = false })
-	listen(window, "pointerup", func(e js.Value) {
+	listenCapture(window, "keydown", stale)
+	listenCapture(window.Get("document"), "selectionchange", stale)
+	listenCapture(window, "pointercancel", func(js.Value) { d.pointerDown = false })
+	listenCapture(window, "pointerup", func(e js.Value) {
 		d.pointerDown = false
 		// The click this release makes comes after it, in the same task;
 		// a chunk drawn live before that takes the pressed control out of
@@ -313,7 +307,7 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 			unblock(e)
 		})
 	})
-	listen(d.conv, "focusin", func(e js.Value) {
+	listenCapture(d.conv, "focusin", func(e js.Value) {
 		if d.pointerDown {
 			return // the click, or the pointer's release, carries it over
 		}
@@ -322,8 +316,8 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 			thaw(i, d.targetOf(ch, node), false, true)
 		}
 	})
-	listen(d.conv, "focusout", unblock)
-	listen(d.conv, "click", func(e js.Value) {
+	listenCapture(d.conv, "focusout", unblock)
+	listenCapture(d.conv, "click", func(e js.Value) {
 		i, ch := d.frozenChunkOf(e.Get("target"))
 		if i < 0 {
 			return
@@ -337,4 +331,15 @@ func (d *pageChunks) listen(ctx app.Context, c *Chunks) {
 		d.clicked[i] = true
 		thaw(i, d.targetOf(ch, ctl), true, true)
 	})
+}
+
+// listenCapture calls f with each of target's events of that type, in the
+// capture phase. (Not inlined: it is called in many places.)
+//
+//go:noinline
+func listenCapture(target js.Value, event string, f func(e js.Value)) {
+	target.Call("addEventListener", event, js.FuncOf(func(this js.Value, args []js.Value) any {
+		f(args[0])
+		return nil
+	}), map[string]any{"capture": true})
 }

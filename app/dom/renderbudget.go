@@ -51,7 +51,7 @@ func (b *RenderBudget) Pace(ctx app.Context) {
 	if !b.Due(now) {
 		ctx.PreventUpdate()
 		if wait, ok := b.Schedule(now); ok {
-			ctx.After(wait, func(ctx app.Context) {
+			After(ctx, wait, func(ctx app.Context) {
 				b.Fired()
 				b.measure(ctx, time.Now())
 			})
@@ -64,7 +64,7 @@ func (b *RenderBudget) Pace(ctx app.Context) {
 // measure records, after the render that follows, how long applying and
 // drawing took since start.
 func (b *RenderBudget) measure(ctx app.Context, start time.Time) {
-	ctx.Defer(func(app.Context) {
+	Defer(ctx, func(app.Context) {
 		end := time.Now()
 		b.Rendered(end, end.Sub(start))
 	})

@@ -16,7 +16,9 @@ type announcer struct {
 
 // say replaces the announcement. The same words twice in a row still
 // change the region (a no-break space comes and goes), so that a second
-// "Copied" is read out too.
+// "Copied" is read out too. Not inlined, as it is called in many places.
+//
+//go:noinline
 func (a *announcer) say(text string) {
 	a.seq++
 	a.text = text

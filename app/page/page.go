@@ -290,7 +290,10 @@ func (m *Model) Update(msg Msg) []Cmd {
 	return m.cmds
 }
 
-// do adds a command to Update's answer.
+// do adds a command to Update's answer. It is called in many places and
+// not inlined: each inlined append is a copy of slice growth's code.
+//
+//go:noinline
 func (m *Model) do(c Cmd) { m.cmds = append(m.cmds, c) }
 
 // event applies what the backend delivered.
@@ -453,13 +456,19 @@ func (m *Model) afterApply(ch state.Changes) {
 	}
 }
 
-// nextID gives a command its id: the outcome names it.
+// nextID gives a command its id: the outcome names it. (Not inlined:
+// it is called in several places.)
+//
+//go:noinline
 func (m *Model) nextID() string {
 	m.seq++
 	return "c" + strconv.Itoa(m.seq)
 }
 
-// sent records a command waiting for its outcome.
+// sent records a command waiting for its outcome. (Not inlined: it is
+// called in several places.)
+//
+//go:noinline
 func (m *Model) sent(c sentCommand) {
 	if len(m.waiting) == maxWaiting {
 		m.waiting = append(m.waiting[:0], m.waiting[1:]...)

@@ -146,7 +146,10 @@ func (l LocalConversations) Delete(id string) error {
 	return l.write(out)
 }
 
-// Upsert replaces the entry with c's ID or appends c.
+// Upsert replaces the entry with c's ID or appends c. (Not inlined: it
+// is called in several places.)
+//
+//go:noinline
 func Upsert(list []Conversation, c Conversation) []Conversation {
 	for i := range list {
 		if list[i].ID == c.ID {

@@ -190,7 +190,7 @@ func newTestStore(kept state.Kept) *state.Store {
 // a message (or, for "", the cards' answers) starts a run, whose request
 // the backend reads from the store.
 
-func aguiRun(t *testing.T, s *state.Store, text string) wire.RunAgentInput {
+func startRun(t *testing.T, s *state.Store, text string) {
 	t.Helper()
 	local := state.Local(state.UserSent{Text: text})
 	if text == "" {
@@ -198,6 +198,11 @@ func aguiRun(t *testing.T, s *state.Store, text string) wire.RunAgentInput {
 	}
 	_, err := s.ApplyLocal(local)
 	require.NoError(t, err)
+}
+
+func aguiRun(t *testing.T, s *state.Store, text string) wire.RunAgentInput {
+	t.Helper()
+	startRun(t, s, text)
 	in, ok := s.NextAGUIRun()
 	require.True(t, ok)
 	return in
@@ -205,12 +210,7 @@ func aguiRun(t *testing.T, s *state.Store, text string) wire.RunAgentInput {
 
 func chatRequest(t *testing.T, s *state.Store, text string) wire.UIChatRequest {
 	t.Helper()
-	local := state.Local(state.UserSent{Text: text})
-	if text == "" {
-		local = state.AnswersSent{}
-	}
-	_, err := s.ApplyLocal(local)
-	require.NoError(t, err)
+	startRun(t, s, text)
 	req, ok := s.NextUIChatRequest()
 	require.True(t, ok)
 	return req

@@ -266,7 +266,10 @@ func TestAnthropicScreens(t *testing.T) {
 				if width > 500 {
 					p.do(chromedp.Click(chromedp.CSS(`[data-testid="web-search"]`)),
 						chromedp.Click(chromedp.CSS(`[data-testid="sources-button"]`)))
-					p.waitJS(`document.querySelector('[data-testid="sources-group"]')`, 5*time.Second)
+					// The panel takes the focus as it opens (after its
+					// render): the marker is focused once it has, or the
+					// panel would take it from the marker.
+					p.waitJS(`document.querySelector('[data-testid="sources-group"]') && document.activeElement.id === "sources-close"`, 5*time.Second)
 				}
 				const third = `document.querySelectorAll('[data-testid="citation"]')[2]`
 				p.do(chromedp.Evaluate[chromedp.Void](third + `.scrollIntoView({block: "center"}); ` + third + `.focus()`))

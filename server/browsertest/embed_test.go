@@ -66,7 +66,9 @@ func TestEmbedExampleCompletesATurn(t *testing.T) {
 // script in the app's frame answers a barrier message with the frames
 // recorded so far: messages from one window arrive in order, and the app
 // handles each before the next, so whatever the messages before the
-// barrier caused is in the answer.
+// barrier caused is in the answer. The steps start once the replay has
+// played to its end: a message sent while the replayed run goes on is
+// queued until the run ends, which may come after the barrier.
 func TestEmbedIgnoresOtherOrigins(t *testing.T) {
 	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -155,7 +157,7 @@ addEventListener("message", e => {
 }
 
 // embedProbe runs in every frame before its scripts. In the app's frame it
-// tells the top page when the app is ready, posts a command to its own
+// tells the top page when the app is ready and idle, posts a command to its own
 // window when asked (and says so while that message is dispatched, before
 // the app's own listener runs), and answers a barrier message with the
 // frames the app recorded.
@@ -169,10 +171,21 @@ const embedProbe = `(() => {
     if (e.source === window && e.data && e.data.type === "stepwise:send")
       top.postMessage({type: "stepwise-test:self-posted"}, "*");
   });
+  // Ready once the app runs and its replay has played to the end (it sets
+  // window.__result): while the replayed run goes on, a message is queued
+  // until the run ends, which may be after the barrier.
+  let mounted = false, result, told = false;
+  const tell = () => {
+    if (!mounted || result === undefined || told) return;
+    told = true;
+    top.postMessage({type: "stepwise-test:ready"}, "*");
+  };
+  Object.defineProperty(window, "__result", {configurable: true, get: () => result, set: v => { result = v; tell(); }});
   const mo = new MutationObserver(() => {
     if (document.documentElement && document.documentElement.dataset.stepwise === "ready") {
       mo.disconnect();
-      top.postMessage({type: "stepwise-test:ready"}, "*");
+      mounted = true;
+      tell();
     }
   });
   mo.observe(document, {attributes: true, subtree: true});

@@ -259,6 +259,21 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 		t.Fatalf("result %s", got)
 	}
 
+	// Dark chosen in the page's menu over the system's light: the app is told.
+	p.click(`[data-testid="prefs-button"]`)
+	p.waitJS(`document.querySelector('[data-testid="prefs-theme-dark"]')`, 5*time.Second)
+	p.click(`[data-testid="prefs-theme-dark"]`)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(p.logged(0, "context"), `"theme":"dark"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the app was not told of the dark theme chosen; its log: %v", p.appLog(0))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.click(`[data-testid="prefs-theme-system"]`)
+	p.click(`[data-testid="prefs-button"]`)
+	p.waitJS(`!document.querySelector('[data-testid="prefs-panel"]')`, 5*time.Second)
+
 	// A resize: the SDK reports the new size, the frame follows.
 	before := eval[float64](p, `document.querySelector('.mcp-app-frame').getBoundingClientRect().height`)
 	p.inApp(0, `document.getElementById("grow").click(); return true`)
@@ -300,7 +315,7 @@ func TestMCPAppOfficialSDK(t *testing.T) {
 	if got := p.waitLogged(0, "msg", 10*time.Second); got != `{}` {
 		t.Fatalf("sendMessage answer %s", got)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(10 * time.Second)
 	for {
 		frames, _ := b.received()
 		sent := false

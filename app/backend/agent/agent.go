@@ -83,18 +83,20 @@ func (AGUI) Resume(*state.Store) (Request, bool) { return Request{}, false }
 
 // WithAppContext adds RunAgentInput.context entries ({description, value}).
 func (AGUI) WithAppContext(req Request, list []backend.AppContext) Request {
-	return withBody(req, list, func(body map[string]json.RawMessage) {
-		var ctx []json.RawMessage
-		_ = json.Unmarshal(body["context"], &ctx)
-		for _, c := range list {
-			entry, _ := json.Marshal(map[string]string{
-				"description": "MCP App " + c.ResourceURI + " (tool call " + c.ToolUseID + "): what it wants the model to know",
-				"value":       string(c.Context),
-			})
-			ctx = append(ctx, entry)
-		}
-		body["context"], _ = json.Marshal(ctx)
-	})
+	return withBody(req, list, addAGUIContext)
+}
+
+func addAGUIContext(body map[string]json.RawMessage, list []backend.AppContext) {
+	var ctx []json.RawMessage
+	_ = json.Unmarshal(body["context"], &ctx)
+	for _, c := range list {
+		entry, _ := json.Marshal(map[string]string{
+			"description": "MCP App " + c.ResourceURI + " (tool call " + c.ToolUseID + "): what it wants the model to know",
+			"value":       string(c.Context),
+		})
+		ctx = append(ctx, entry)
+	}
+	body["context"], _ = json.Marshal(ctx)
 }
 
 func (AGUI) Conversation(conv *state.Store) any { return conv.AGUIConversation() }
@@ -134,14 +136,18 @@ func (p AISDK) resume(chatID string) Request {
 
 // WithAppContext adds the request's mcpAppContext.
 func (AISDK) WithAppContext(req Request, list []backend.AppContext) Request {
-	return withBody(req, list, func(body map[string]json.RawMessage) {
-		body["mcpAppContext"], _ = json.Marshal(list)
-	})
+	return withBody(req, list, addAISDKContext)
 }
 
-// withBody is req with its JSON body changed by edit; req itself when there
-// is nothing to add or its body is not a JSON object.
-func withBody(req Request, list []backend.AppContext, edit func(body map[string]json.RawMessage)) Request {
+func addAISDKContext(body map[string]json.RawMessage, list []backend.AppContext) {
+	body["mcpAppContext"], _ = json.Marshal(list)
+}
+
+// withBody is req with list added to its JSON body by add (functions, not
+// closures: each protocol's method is copied into its pointer receiver's,
+// and a closure with it); req itself when there is nothing to add or its
+// body is not a JSON object.
+func withBody(req Request, list []backend.AppContext, add func(body map[string]json.RawMessage, list []backend.AppContext)) Request {
 	if len(list) == 0 || req.Body == nil {
 		return req
 	}
@@ -149,7 +155,7 @@ func withBody(req Request, list []backend.AppContext, edit func(body map[string]
 	if json.Unmarshal(req.Body, &body) != nil {
 		return req
 	}
-	edit(body)
+	add(body, list)
 	if raw, err := json.Marshal(body); err == nil {
 		req.Body = raw
 	}
@@ -469,6 +475,20 @@ func (b *Backend) saved(convs Conversations, leftOut int, err error) []backend.E
 	return nil
 }
 
+// emit delivers what decide says once it is applied, unless request gen
+// is no longer current by then. (Not inlined: request calls it in many
+// places.)
+//
+//go:noinline
+func (b *Backend) emit(gen int, decide func(conv *state.Store) []backend.Event) {
+	b.deliver(backend.Of{Events: func(conv *state.Store) []backend.Event {
+		if gen != b.gen {
+			return nil
+		}
+		return decide(conv)
+	}})
+}
+
 // request sends req and delivers its stream. reconnecting marks an AI SDK
 // resume asked for because the run's own stream broke: when it brings
 // nothing back, the run ends with a notice instead of quietly.
@@ -476,16 +496,7 @@ func (b *Backend) request(req Request, reconnecting bool) {
 	b.gen++
 	gen := b.gen
 	resume := req.Method == "GET"
-	// emit delivers what decide says once it is applied, unless the
-	// request is no longer current by then.
-	emit := func(decide func(conv *state.Store) []backend.Event) {
-		b.deliver(backend.Of{Events: func(conv *state.Store) []backend.Event {
-			if gen != b.gen {
-				return nil
-			}
-			return decide(conv)
-		}})
-	}
+	emit := func(decide func(conv *state.Store) []backend.Event) { b.emit(gen, decide) }
 	just := func(evs ...backend.Event) func(*state.Store) []backend.Event {
 		return func(*state.Store) []backend.Event { return evs }
 	}

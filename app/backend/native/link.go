@@ -47,6 +47,16 @@ type link struct {
 	// wasReset: a reset frame placed last, even a zero one; the history
 	// is not reloaded over what the page shows.
 	wasReset bool
+	// wake ends a backoff's wait: the network is back (wakeUp).
+	wake chan struct{}
+}
+
+// wakeUp ends the backoff's wait, if there is one.
+func (l *link) wakeUp() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
 }
 
 // fetchHistory loads and decodes the history.

@@ -30,23 +30,18 @@ type SSE struct {
 	// drop closes the EventSource open now and waits to connect again
 	// (the browser went offline); nil while none is open. Guarded by mu.
 	drop func()
-	// wake ends a backoff's wait: the network is back.
-	wake chan struct{}
 }
 
 // NewSSE returns a Server-Sent Events transport.
 func NewSSE(cfg Config, ev Events) *SSE {
-	return &SSE{link: newLink(cfg, ev), wake: make(chan struct{}, 1)}
+	return &SSE{link: newLink(cfg, ev)}
 }
 
 // NetworkChanged closes the event stream when the browser goes offline,
 // and opens it again at once when it is back.
 func (s *SSE) NetworkChanged(online bool) {
 	if online {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
+		s.wakeUp()
 		return
 	}
 	s.mu.Lock()

@@ -21,23 +21,18 @@ import (
 type Live struct {
 	link
 	conn *browser.WebSocket // guarded by link.mu
-	// wake ends a backoff's wait: the network is back.
-	wake chan struct{}
 }
 
 // NewLive returns a WebSocket transport.
 func NewLive(cfg Config, ev Events) *Live {
-	return &Live{link: newLink(cfg, ev), wake: make(chan struct{}, 1)}
+	return &Live{link: newLink(cfg, ev)}
 }
 
 // NetworkChanged drops the connection when the browser goes offline, and
 // reconnects at once when it is back.
 func (l *Live) NetworkChanged(online bool) {
 	if online {
-		select {
-		case l.wake <- struct{}{}:
-		default:
-		}
+		l.wakeUp()
 		return
 	}
 	l.mu.Lock()
