@@ -27,7 +27,7 @@ func (m *ExportMenu) onKeyDown(ctx app.Context, e app.Event) {
 		return
 	}
 	m.open = false
-	ctx.Defer(func(app.Context) { focusID("export-button") })
+	focusID("export-button") // drawn already: the menu's own button
 }
 
 func (m *ExportMenu) toggle(ctx app.Context, e app.Event) { m.open = !m.open }

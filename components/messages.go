@@ -71,6 +71,11 @@ type UserView struct {
 	key     int // the item editing is about (a view may be reused for another)
 }
 
+// editedFrom is the message an edit was sent from, until its new version
+// is drawn: the new version takes the focus (its edit button), which was
+// on the old one's, gone with it.
+var editedFrom state.MessageRef
+
 func (v *UserView) editID() string { return domID("edit", v.Item) }
 
 func (v *UserView) save(ctx app.Context) {
@@ -86,6 +91,7 @@ func (v *UserView) save(ctx app.Context) {
 	if text == strings.TrimSpace(it.Text) {
 		return // nothing changed: no new version
 	}
+	editedFrom = *it.Message
 	ctx.NewActionWithValue(ActionEditSent, EditCommand{MessageID: it.Message.ID, ParentID: it.Message.ParentID, Text: text, Files: it.Attachments})
 }
 
@@ -125,6 +131,10 @@ func (v *UserView) Render() app.UI {
 		v.key, v.editing = it.Key, false
 	}
 	ref := it.Message
+	if ref != nil && editedFrom.ID != "" && ref.ID != editedFrom.ID && ref.ParentID == editedFrom.ParentID && ref.Count > editedFrom.Count {
+		editedFrom = state.MessageRef{}
+		focusID(domID("edit-button", it))
+	}
 	var body app.UI = app.Div().Class("bubble").Attr("dir", "auto").Text(it.Text)
 	if v.editing && ref != nil {
 		body = app.Form().Class("edit-form").DataSet("testid", "edit-form").OnSubmit(v.onSubmit).Body(
@@ -151,6 +161,8 @@ func (v *UserView) Render() app.UI {
 
 // actionButton is an icon button of a message. While a run is going it is
 // aria-disabled, not disabled: it stays focusable, and its title says why.
+//
+//go:noinline
 func actionButton(s Settings, busy bool, iconName, labelKey, testid string) app.HTMLButton {
 	b := iconButton("msg-action", testid, s.T(labelKey), iconName)
 	if busy {
@@ -162,11 +174,14 @@ func actionButton(s Settings, busy bool, iconName, labelKey, testid string) app.
 // iconButton is a button that shows an icon, named by label (also its
 // tooltip), and textButton one that shows words. Helpers, not chains at
 // each use: every chained attribute is code in the wasm.
+//
+//go:noinline
 func iconButton(class, testid, label, iconName string) app.HTMLButton {
 	return app.Button().Type("button").Class("icon-button "+class).DataSet("testid", testid).
 		Aria("label", label).Title(label).Body(icon(iconName))
 }
 
+//go:noinline
 func textButton(class, testid, text string) app.HTMLButton {
 	return app.Button().Type("button").Class(class).DataSet("testid", testid).Text(text)
 }

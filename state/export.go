@@ -15,62 +15,80 @@ type ExportLabels struct {
 	Image   string // a picture sent inline (its bytes are not exported)
 }
 
+// mdExport gathers an export's pieces; its methods are not inlined
+// (each inlined write was a copy of strings.Builder's code).
+type mdExport struct {
+	parts   []string
+	speaker string
+}
+
+//go:noinline
+func (x *mdExport) add(parts ...string) { x.parts = append(x.parts, parts...) }
+
+// head starts a paragraph of who's, under their heading if the last was
+// someone else's.
+//
+//go:noinline
+func (x *mdExport) head(who string) {
+	if who != x.speaker {
+		x.speaker = who
+		x.add("\n## ", who, "\n")
+	}
+	x.add("\n")
+}
+
+// tool is a tool step as a list entry with how it ended.
+//
+//go:noinline
+func (x *mdExport) tool(t *Tool) { x.add("- ", oneLine(t.Label), " (", string(t.Status), ")\n") }
+
 // ExportMarkdown writes the conversation shown (the items of its path) as
 // Markdown: each message under its author's heading, the answer's text
 // as the agent wrote it, a user's files and pictures by name, a group of
 // steps as a list of its tools with how each ended, errors quoted.
 // Thinking and cards are left out: what was said, not how.
 func ExportMarkdown(items []*Item, l ExportLabels) string {
-	var b strings.Builder
+	var x mdExport
 	if l.Title != "" {
-		b.WriteString("# " + oneLine(l.Title) + "\n")
-	}
-	speaker := ""
-	head := func(who string) {
-		if who != speaker {
-			speaker = who
-			b.WriteString("\n## " + who + "\n")
-		}
-		b.WriteString("\n")
+		x.add("# ", oneLine(l.Title), "\n")
 	}
 	for _, it := range items {
 		switch it.Kind {
 		case KindUser:
-			head(l.User)
-			b.WriteString(strings.TrimSpace(it.Text) + "\n")
+			x.head(l.User)
+			x.add(strings.TrimSpace(it.Text), "\n")
 			for _, a := range it.Attachments {
-				b.WriteString("\n- 📎 " + oneLine(a.Name) + " (" + a.MediaType + ", " + strconv.FormatInt(a.Size, 10) + " B)\n")
+				x.add("\n- 📎 ", oneLine(a.Name), " (", a.MediaType, ", ", strconv.FormatInt(a.Size, 10), " B)\n")
 			}
-			speaker = l.User
 		case KindText:
-			if strings.TrimSpace(it.Text) != "" {
-				head(l.Agent)
-				b.WriteString(strings.TrimSpace(it.Text) + "\n")
+			if text := strings.TrimSpace(it.Text); text != "" {
+				x.head(l.Agent)
+				x.add(text, "\n")
 			}
 		case KindGroup:
-			head(l.Agent)
+			x.head(l.Agent)
 			title := it.Group.Title()
 			if title == "" {
 				title = l.Working
 			}
-			b.WriteString("**" + oneLine(title) + "**\n\n")
+			x.add("**", oneLine(title), "**\n\n")
 			for _, st := range it.Group.Steps {
 				if st.Tool != nil {
-					b.WriteString("- " + oneLine(st.Tool.Label) + " (" + string(st.Tool.Status) + ")\n")
+					x.tool(st.Tool)
 				}
 			}
 		case KindTool:
-			head(l.Agent)
-			b.WriteString("- " + oneLine(it.Tool.Label) + " (" + string(it.Tool.Status) + ")\n")
+			x.head(l.Agent)
+			x.tool(it.Tool)
 		case KindImage:
-			head(l.Agent)
-			b.WriteString(pictureMarkdown(it.Image, l.Image) + "\n")
+			x.head(l.Agent)
+			x.add(pictureMarkdown(it.Image, l.Image), "\n")
 		case KindError:
-			head(l.Agent)
-			b.WriteString("> ⚠ " + oneLine(it.Text) + "\n")
+			x.head(l.Agent)
+			x.add("> ⚠ ", oneLine(it.Text), "\n")
 		}
 	}
-	return strings.TrimLeft(b.String(), "\n")
+	return strings.TrimLeft(strings.Join(x.parts, ""), "\n")
 }
 
 // pictureMarkdown is a picture by its URL; one sent inline is named only.

@@ -65,15 +65,18 @@ func TestFilesUploadThenGoWithTheMessage(t *testing.T) {
 func TestQueuedMessageKeepsItsFiles(t *testing.T) {
 	h := uploadingPage(t)
 	h.feed(`{"type":"message_start","message":{"id":"a","role":"assistant"},"event_id":1}`)
-	h.run(AttachFiles{Files: []PickedFile{{Name: "a.txt", MediaType: "text/plain", Size: 10}}})
+	h.run(AttachFiles{Files: []PickedFile{{Name: "a.txt", MediaType: "text/plain", Size: 10}, {Name: "b.png", MediaType: "image/png", Size: 10, Thumb: "blob:q"}}})
 	h.run(backend.Uploaded{ID: "f1", File: wire.UploadedFile{FileID: "fa", FileInfo: wire.FileInfo{Name: "a.txt", MediaType: "text/plain", Size: 10}}})
+	h.run(backend.Uploaded{ID: "f2", File: wire.UploadedFile{FileID: "fb", FileInfo: wire.FileInfo{Name: "b.png", MediaType: "image/png", Size: 10}}})
 	h.reset()
 	h.run(Send{Text: ""})
 	assert.Empty(t, h.sent, "queued during the run")
 	assert.Empty(t, chips(h))
+	assert.Contains(t, h.other, ReleaseThumb{URL: "blob:q"}, "a queued message's previews are released as it leaves the composer")
 	h.run(EditMessage{ID: h.m.outbox.list[0].ID})
-	require.Len(t, chips(h), 1)
+	require.Len(t, chips(h), 2)
 	assert.Equal(t, "a.txt", chips(h)[0].Name)
+	assert.Empty(t, chips(h)[1].Thumb, "its preview was released: a type icon instead")
 }
 
 // An upload refused for a reason the page has no words for says the

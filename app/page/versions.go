@@ -47,7 +47,7 @@ func (m *Model) export(format string) {
 		name += "-" + m.id
 	}
 	if format == "json" {
-		b, err := json.MarshalIndent(m.store.View(), "", "  ")
+		b, err := json.Marshal(m.store.View())
 		if err == nil {
 			m.do(Download{Name: name + ".json", MediaType: "application/json", Text: string(b)})
 		}

@@ -150,6 +150,10 @@ func TestEditRegenerateBranchesAndFeedback(t *testing.T) {
 	p.do(chromedp.SendKeys(`[data-testid="edit-input"]`, "/plan", chromedp.NodeReady))
 	p.pressEnter()
 	p.waitJS(agentStatus+` === "idle" && `+userTexts+` === "/plan" && `+userBranch+`?.textContent.includes("2 / 2")`, 30*time.Second)
+	// The focus, on the old version's edit button, goes to the new one's.
+	if got := eval[string](p, `document.activeElement?.closest('.user-turn') ? document.activeElement.dataset.testid : (document.activeElement?.dataset.testid || document.activeElement?.tagName)`); got != "edit" {
+		t.Errorf("after an edit is sent the focus is on %q, not on the new version's edit button", got)
+	}
 
 	// Back to the first version: its answer (the regenerated one, version
 	// 2 of 2) follows.
