@@ -205,16 +205,28 @@ func messageMeta(ref *state.MessageRef, s Settings, busy bool) []app.UI {
 // branchSwitcher is "‹ 2 / 3 ›": the previous and next versions of a
 // message; the conversation follows the one chosen.
 func branchSwitcher(ref *state.MessageRef, s Settings, busy bool) app.UI {
+	focus := ref.ID == branchChosen
+	if focus {
+		branchChosen = ""
+	}
 	step := func(i int, glyph, labelKey, testid string) app.UI {
-		b := textButton("icon-button branch-step", testid, glyph).Aria("label", s.T(labelKey))
+		id := testid + "-" + ref.ID
+		b := textButton("icon-button branch-step", testid, glyph).ID(id).Aria("label", s.T(labelKey))
 		switch {
 		case i < 0 || i >= len(ref.Siblings):
 			return b.Disabled(true)
 		case busy:
 			return b.Aria("disabled", true).Title(s.T("message.busy"))
 		}
+		if focus {
+			focus = false
+			focusID(id)
+		}
 		target := ref.Siblings[i]
-		return b.OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionSelectBranch, target) }, app.EventScope(target))
+		return b.OnClick(func(ctx app.Context, e app.Event) {
+			branchChosen = target
+			ctx.NewActionWithValue(ActionSelectBranch, target)
+		}, app.EventScope(target))
 	}
 	return app.Div().Class("branch").Attr("role", "group").Aria("label", s.T("message.version", ref.Index, ref.Count)).DataSet("testid", "branch").Body(
 		step(ref.Index-2, "‹", "message.previous", "branch-previous"),
@@ -222,6 +234,12 @@ func branchSwitcher(ref *state.MessageRef, s Settings, busy bool) app.UI {
 		step(ref.Index, "›", "message.next", "branch-next"),
 	)
 }
+
+// branchChosen is the version a switcher's click chose, until it is
+// drawn: the message shown is another, the button clicked gone with the
+// old one, so the new version's switcher takes the focus (its first
+// step that can be pressed).
+var branchChosen string
 
 // answerActions are an answer's controls beside its copy button:
 // regenerate, the rating, its versions, its time. For an answer that
