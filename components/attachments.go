@@ -131,7 +131,7 @@ func draftChips(s Settings, files []DraftFile) app.UI {
 			preview = decorative(app.Img().Class("chip-thumb").Src(f.Thumb))
 		}
 		id := f.ID
-		chips[i] = app.Li().Class("chip is-"+state).DataSet("testid", "draft-file").DataSet("state", state).Body(
+		chips[i] = app.Li().Class("attachment-chip is-"+state).DataSet("testid", "draft-file").DataSet("state", state).Body(
 			preview,
 			chipText(f.Name, fileSize(f.Size, s), status),
 			iconButton("chip-remove", "remove-file", s.T("attach.remove", f.Name), "close").
@@ -172,7 +172,7 @@ func attachmentsView(it *state.Item, s Settings) app.UI {
 		// A link to download it when the backend gives its URL (an <a>
 		// without href is none).
 		tag := typeTag(a.MediaType)
-		link := app.A().Class("chip file-chip").DataSet("testid", "attachment").Body(
+		link := app.A().Class("attachment-chip file-chip").DataSet("testid", "attachment").Body(
 			fileIcon(tag), chipText(a.Name, tag+" · "+fileSize(a.Size, s), nil))
 		if a.URL != "" {
 			link = link.Href(a.URL).Attr("download", a.Name).Title(s.T("attach.download", a.Name))
@@ -289,7 +289,7 @@ func pictures(it *state.Item, imgs []state.Image, s Settings) app.UI {
 // large, or from where the page does not fetch) is named instead.
 func pictureOf(id string, img *state.Image, s Settings) app.UI {
 	if img.Src == "" {
-		return app.Span().Class("chip picture-missing").DataSet("testid", "picture-missing").Text(s.T("picture.not_shown"))
+		return app.Span().Class("attachment-chip picture-missing").DataSet("testid", "picture-missing").Text(s.T("picture.not_shown"))
 	}
 	return &Picture{ID: id, Src: img.Src, Name: img.Name, Width: img.Width, Height: img.Height, Settings: s}
 }

@@ -240,6 +240,12 @@ func TestUserHalfScreens(t *testing.T) {
 		for _, width := range []int{360, 1200} {
 			p.sized(theme, width)
 			eval[float64](p, `document.querySelector('[data-testid="conversation"]').scrollTop = 1e9`)
+			// The sidebar becomes a drawer below 900 px: it slides away.
+			p.waitJS(`!document.getAnimations().some(a => a instanceof CSSTransition && a.playState === "running")`, 5*time.Second)
+			// Nothing wider than the window: the page never scrolls sideways.
+			if wide := eval[[]string](p, `[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > innerWidth + 1 && e.getClientRects().length && !e.closest('.sidebar-wrap')).map(e => e.tagName + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)`); len(wide) > 0 || eval[float64](p, `scrollX + document.scrollingElement.scrollLeft`) != 0 {
+				t.Errorf("%s at %d px: wider than the window: %v", theme, width, wide)
+			}
 			p.screenshot("userhalf-" + theme + "-" + itoa(width))
 		}
 	}

@@ -162,7 +162,7 @@ func (a *Agent) filesAnswer(session string, files []fileMeta) (*Scenario, error)
 		fmt.Fprintf(&b, "I received %d files:\n\n", len(files))
 	}
 	for _, f := range files {
-		fmt.Fprintf(&b, "- **%s**: %s, %s", markdownText(f.Name), typeName(f.MediaType), byteSize(f.Size))
+		fmt.Fprintf(&b, "- %s: %s, %s", codeSpan(f.Name), typeName(f.MediaType), byteSize(f.Size))
 		if f.Width > 0 {
 			fmt.Fprintf(&b, ", %d × %d pixels", f.Width, f.Height)
 		}
@@ -201,16 +201,23 @@ func (a *Agent) filesAnswer(session string, files []fileMeta) (*Scenario, error)
 	return ParseScenario("files", []byte(strings.Join(lines, "\n")))
 }
 
-// markdownText escapes what Markdown would read in a file's name.
-func markdownText(s string) string {
-	var b strings.Builder
+// codeSpan is s as a Markdown code span: a file's name shown as it is,
+// whatever characters it has.
+func codeSpan(s string) string {
+	fence, run := "`", 0
 	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>~", r) {
-			b.WriteByte('\\')
+		if r != '`' {
+			run = 0
+			continue
 		}
-		b.WriteRune(r)
+		if run++; run >= len(fence) {
+			fence += "`"
+		}
 	}
-	return b.String()
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }
 
 // typeName names a media type for people.

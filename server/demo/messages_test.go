@@ -75,7 +75,7 @@ func TestMessageWithFilesSurvivesRestart(t *testing.T) {
 	assert.Equal(t, "files/"+pic.FileID, u.Attachments[0].URL)
 	assert.Equal(t, "notes.csv", u.Attachments[1].Name)
 	answer := st.Items()[1].Text
-	for _, want := range []string{"chart\\.png", "a PNG image", "40 × 30 pixels", "notes\\.csv", "a CSV table", "VNM,82000"} {
+	for _, want := range []string{"`chart.png`", "a PNG image", "40 × 30 pixels", "`notes.csv`", "a CSV table", "VNM,82000"} {
 		assert.Contains(t, answer, want)
 	}
 	s.Detach()
@@ -96,7 +96,7 @@ func TestMessageWithFilesSurvivesRestart(t *testing.T) {
 		return idle(st) && st.Items()[1].Message != nil && st.Items()[1].Message.Count == 2
 	})
 	assert.Equal(t, []string{"> What are these? 1/1", "a 2/2"}, shownPath(st))
-	assert.Contains(t, st.Items()[1].Text, "notes\\.csv", "the new version answers the same files")
+	assert.Contains(t, st.Items()[1].Text, "`notes.csv`", "the new version answers the same files")
 }
 
 func TestEditRegenerateSelectFeedback(t *testing.T) {
