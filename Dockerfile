@@ -10,10 +10,13 @@
 ARG GO_VERSION=1.26.8
 
 FROM golang:${GO_VERSION}-bookworm AS build
-# make build applies the patches with its own Go tool (tools/patchmod)
-# and pre-compresses app.wasm with brotli (and gzip, which the image has).
+# make build applies the patches with its own Go tool (tools/patchmod),
+# pre-compresses app.wasm with brotli (and gzip, which the image has) and
+# installs Mermaid with npm from tools/mermaid's lock (integrity-checked),
+# copying only its bundle into web/. Debian's npm, of the release the Go
+# image is built on; none of it reaches the final image.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends brotli \
+ && apt-get install -y --no-install-recommends brotli npm \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY go.mod go.sum ./

@@ -10,7 +10,7 @@ WASM_SRC := $(shell find wasm components app state -name '*.go' -not -name '*_te
 
 .PHONY: build run test vet unit race conformance browser bench bench-stream bench-profile bench-tiering fuzz screens clean compress-wasm env FORCE
 
-build: web/app.wasm bin/stepwise
+build: web/app.wasm bin/stepwise web/mermaid/mermaid.min.js
 
 # Every go command below builds what ships: the modules go.mod pins, with
 # the patches of wasm/patches.txt applied (go-app, goldmark), and Go's own
@@ -42,12 +42,34 @@ FORCE:
 env: $(PATCHED)
 	@echo "export GOFLAGS='$(GOFLAGS)' GOTOOLCHAIN=$(GOTOOLCHAIN)"
 
+# Mermaid draws the diagrams of answers (docs/renderers.md): the mermaid
+# package from the npm registry, pinned and integrity-checked by
+# tools/mermaid/package-lock.json, never a copy in the repository; only
+# its bundle is copied into web/. Without npm (or offline) the build goes
+# on and diagrams show as their source.
+web/mermaid/mermaid.min.js: tools/mermaid/package-lock.json
+	@if command -v npm >/dev/null 2>&1 && npm ci --prefix tools/mermaid --no-audit --no-fund --loglevel=error; then \
+		cp tools/mermaid/node_modules/mermaid/dist/mermaid.min.js $@; \
+	else echo "Mermaid not installed (no npm, or the registry did not answer): diagrams show as their source"; fi
+
 # Client-only main, stripped: the server's code stays out of the wasm, and
 # so do go-app's server side and encryption (WASM_TAGS: net/http,
 # crypto/tls, crypto/rand and crypto/aes stay out of the wasm;
 # wasm/goapp-wasm.patch).
 WASM_TAGS  := goappomitserver,goappomitcrypto
-WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath
+# Packages app.wasm runs off a stream's path (start-up, errors, dates,
+# URLs, JSON by reflection, compiling regular expressions) are compiled
+# without inlining: their code compresses better, and nothing a stream or
+# a render runs waits on them (docs/performance.md, "Size";
+# wasm/size_test.go keeps the list to packages of the wasm, none of them
+# hot).
+WASM_NOINLINE := regexp/syntax regexp time fmt net/url net/netip \
+	encoding/base64 encoding/hex html internal/fmtsort os \
+	syscall internal/poll io/fs internal/bisect internal/godebug errors \
+	context sort runtime/debug path/filepath unique weak \
+	github.com/maxence-charriere/go-app/v10/pkg/errors
+WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath \
+	$(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 web/app.wasm: $(WASM_SRC) $(PATCHED)
 	$(WASM_BUILD) -ldflags='-s -w' -o $@ ./wasm
 	@$(MAKE) --no-print-directory compress-wasm WASM=$@
@@ -152,4 +174,4 @@ screens: build
 	STEPWISE_SCREENS=1 $(GO) test -count=1 -tags browser -run '^TestScreens$$' ./server/browsertest/
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256
+	rm -rf bin tools/mermaid/node_modules web/mermaid/mermaid.min.js web/app.wasm web/app.wasm.gz web/app.wasm.br web/app.wasm.br.sha256

@@ -201,8 +201,8 @@ func (h *appHost) dismount(ctx app.Context, ref components.AppRef) {
 	}
 }
 
-// teardown tells the app it goes, and removes its frame: the page does
-// not wait, the person moved on (docs/mcp-apps.md, "Teardown").
+// teardown tells the app it goes, and removes its frame, without waiting
+// (docs/mcp-apps.md, "Decisions where the spec is silent").
 func (h *appHost) teardown(a *appInstance, reason string) {
 	if a.frame != 0 {
 		if a.initialized {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"stepwise/components/htmltest"
 	"stepwise/state"
 )
 
@@ -306,7 +307,8 @@ func TestAutomaticApprovalMark(t *testing.T) {
 	html := itemHTML(t, in("fr"), s.Approval("id-1"))
 	assert.Contains(t, html, "Autorisé par la règle")
 	assert.Contains(t, html, `data-automatic`)
-	assert.NotContains(t, html, "<button class=\"approve")
+	decisions := htmltest.Parse(t, html).All(func(n *htmltest.Node) bool { return n.Tag == "button" && n.Has("data-decision") })
+	assert.Empty(t, decisions, "no decision buttons")
 	s = storeFromFile(t, "../state/testdata/upstream/vercel-ai/ui/to-ui-message-stream-automatically-rejected.jsonl")
 	assert.Contains(t, itemHTML(t, in("en"), s.Approval("id-1")), "Rejected by policy")
 }

@@ -105,13 +105,16 @@ func TestFilesFromAnAISDKRoute(t *testing.T) {
 		`{"type":"file","url":"https://files.example/chart.png","mediaType":"image/png"}`,
 		`{"type":"file","url":"javascript:alert(1)","mediaType":"image/png"}`,
 		`{"type":"file","url":"https://files.example/r.pdf","mediaType":"application/pdf"}`,
-		`{"type":"file","url":"data:image/svg+xml;base64,PHN2Zz4=","mediaType":"image/svg+xml"}`)
+		`{"type":"file","url":"data:image/svg+xml;base64,PHN2Zz4=","mediaType":"image/svg+xml"}`,
+		`{"type":"file","url":"data:image/png;base64,iVBORw0KGgo=","mediaType":"image/png"}`,
+		`{"type":"file","url":"/uploads/plot.png","mediaType":"image/png"}`)
 	items := s.Items()
-	require.Len(t, items, 4)
+	require.Len(t, items, 6)
+	// An image elsewhere on the web is a link, never loaded by the page.
 	html := itemHTML(t, set, items[0])
-	// go-app writes attributes in no fixed order: find the image's tag.
-	img := regexp.MustCompile(`<img [^>]*class="file-image"[^>]*>`).FindString(html)
-	assert.Contains(t, img, `src="https://files.example/chart.png"`)
+	assert.NotContains(t, html, "<img")
+	assert.Contains(t, html, `href="https://files.example/chart.png"`)
+	assert.Contains(t, html, "An image the agent sent, on files.example (opens in a new tab)")
 	html = itemHTML(t, set, items[1])
 	assert.NotContains(t, html, "javascript:")
 	assert.NotContains(t, html, "<img")
@@ -120,4 +123,12 @@ func TestFilesFromAnAISDKRoute(t *testing.T) {
 	assert.Contains(t, html, `rel="noopener noreferrer"`)
 	assert.Contains(t, html, "A file (application/pdf)")
 	assert.NotContains(t, itemHTML(t, set, items[3]), "<img", "no SVG from a data URL")
+	// Its own data and a path of this site are shown, opening full size.
+	for i, src := range []string{"data:image/png;base64,iVBORw0KGgo=", "/uploads/plot.png"} {
+		html = itemHTML(t, set, items[4+i])
+		// go-app writes attributes in no fixed order: find the image's tag.
+		img := regexp.MustCompile(`<img [^>]*alt="An image the agent sent"[^>]*>`).FindString(html)
+		assert.Contains(t, img, `src="`+src+`"`)
+		assert.Contains(t, html, `aria-label="Open full size: An image the agent sent"`)
+	}
 }

@@ -206,6 +206,14 @@ func (v *ActivityView) Render() app.UI {
 			app.If(hasBody, func() app.UI { return app.Span().Class("chevron").Aria("hidden", true) }),
 		).Disabled(!hasBody),
 		app.If(v.d.open && hasBody, func() app.UI {
+			if a.Type == "diagram_generation" {
+				if intro, source, ok := state.DiagramSource(v.Item.Text); ok {
+					return app.Div().ID(id).Class("activity-body diagram").Body(
+						app.If(intro != "", func() app.UI { return app.P().Text(intro) }),
+						&MermaidView{Source: source, CopyID: codeCopyID(v.Item.Key, 0), Settings: v.Settings},
+					)
+				}
+			}
 			return app.Div().ID(id).Class("activity-body").Text(v.Item.Text)
 		}),
 	)
@@ -224,16 +232,15 @@ func activityProgress(p float64, s Settings) app.UI {
 }
 
 // fileView is a file an AI SDK route sent (its Text is the URL, its Name
-// the media type): an image is shown when it is one and its URL is http,
-// https or a data URL of an image; anything else is a link, when its URL
-// is a web one, else just named.
+// the media type): an image the page may show (state.FileImage: its own
+// data, or a path of this site) is shown as tool images are, an image
+// elsewhere on the web is a link to it, never loaded by the page; any
+// other file is a link when its URL is a web one, else just named.
 func fileView(it *state.Item, s Settings) app.UI {
 	url, mediaType := it.Text, it.Activity.Name
 	root := app.Div().Class("item activity file").DataSet("kind", "activity").DataSet("activity-type", "file")
-	isImage := strings.HasPrefix(mediaType, "image/")
-	dataImage := strings.HasPrefix(url, "data:image/") && !strings.HasPrefix(url, "data:image/svg")
-	if isImage && (state.IsWebURL(url) || dataImage) {
-		return root.Body(app.Img().Class("file-image").Src(url).Alt(s.T("file.image")).Attr("loading", "lazy"))
+	if img, ok := state.FileImage(url, mediaType); ok {
+		return root.Body(imageView(img, s.T("file.image"), domID("image", it), s))
 	}
 	label := s.T("file.open", mediaType)
 	if state.IsWebURL(url) {

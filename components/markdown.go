@@ -1,6 +1,8 @@
 package components
 
 import (
+	"bytes"
+	"html"
 	"net/url"
 	"regexp"
 	"sort"
@@ -250,7 +252,7 @@ func (r *mdRenderer) children(n ast.Node) []app.UI {
 			if len(r.marks) > 0 {
 				r.markedText(&run, t)
 			} else {
-				run.write(r.source(t.Segment.Start, t.Segment.Stop))
+				run.write(inlineText(r.source(t.Segment.Start, t.Segment.Stop)))
 			}
 			switch {
 			case t.HardLineBreak():
@@ -286,11 +288,27 @@ var newline = []byte{'\n'}
 func (r *mdRenderer) markedText(run *textRun, t *ast.Text) {
 	from := t.Segment.Start
 	for _, m := range r.marks[t] {
-		run.write(r.source(from, max(from, m.split)))
+		run.write(inlineText(r.source(from, max(from, m.split))))
 		from = max(from, m.split)
 		run.add(m.ui)
 	}
-	run.write(r.source(from, t.Segment.Stop))
+	run.write(inlineText(r.source(from, t.Segment.Stop)))
+}
+
+// inlineText is a text node's source as the reader sees it: a backslash
+// before ASCII punctuation dropped, entity and numeric character
+// references resolved, as CommonMark says (goldmark does it when it
+// writes HTML; the components write the source's bytes). Code spans keep
+// theirs. References go through html.UnescapeString, whose table the
+// wasm has anyway (goldmark's own would add its copy).
+func inlineText(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') >= 0 {
+		b = util.UnescapePunctuations(b)
+	}
+	if bytes.IndexByte(b, '&') >= 0 {
+		b = []byte(html.UnescapeString(string(b)))
+	}
+	return b
 }
 
 // after adds the marks that follow a closed node.
@@ -445,6 +463,13 @@ func (r *mdRenderer) codeBlock(n ast.Node) app.UI {
 	}
 	id := codeCopyID(r.copy.item, r.codeBlocks)
 	r.codeBlocks++
+	if f, ok := n.(*ast.FencedCodeBlock); ok && lang == "mermaid" && fenceClosed(f, src) {
+		set, ok := r.copy.tr.(Settings)
+		if !ok {
+			set = DefaultSettings()
+		}
+		return &MermaidView{Source: source, CopyID: id, Copied: r.copy.copied == id, Settings: set}
+	}
 	return app.Div().Class("md-codeblock").Body(
 		app.Div().Class("md-code-head").Body(
 			app.Span().Class("md-code-lang").Text(lang),

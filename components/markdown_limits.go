@@ -61,8 +61,8 @@ func parseMarkdown(source string) (doc ast.Node, src []byte, inserted []int) {
 // backslashes in the result, ascending; with none, src is returned as is.
 //
 // This is done before parsing because goldmark's own cost grows with the
-// depth of the blocks open on every line (">"×50000 parses for 10 s in
-// the wasm). A line's containers are counted from its start without
+// depth of the blocks open on every line (docs/security.md, "Rendering
+// limits"). A line's containers are counted from its start without
 // parsing: each ">" and list marker, and one for every two columns of
 // indentation (a list item is continued by indenting to its content, two
 // columns at least). That is never fewer than a parser finds, so no block

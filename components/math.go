@@ -156,8 +156,8 @@ type texParser struct {
 // maxTeXNesting caps how deep rows and atoms nest in a formula: a formula
 // nested deeper shows as its source, like one it cannot read. Each level
 // draws at most two elements, and Chromium's MathML layout grows faster
-// than the depth (nested rows: 58 ms at 128, 2.6 s at 512, 39 s at 1,000),
-// as does the wasm's recursion on V8's stack. A real formula nests a few
+// than the depth, as does the wasm's recursion on V8's stack
+// (docs/security.md, "Rendering limits"). A real formula nests a few
 // levels; a fraction in a fraction costs two.
 const maxTeXNesting = 64
 

@@ -120,7 +120,7 @@ func TestPicturesTheAgentSends(t *testing.T) {
 	group := itemHTML(t, in("en"), s.Items()[0])
 	assert.Contains(t, group, `data-kind="tool"`)
 	assert.Contains(t, group, `src="data:image/png;base64,iVBORw0KGgo="`, "a tool's picture shows without opening the step")
-	assert.Contains(t, group, `aria-label="Open Picture full size"`)
+	assert.Contains(t, group, `aria-label="Open full size: Image 1 returned by Draw"`)
 	svg := itemHTML(t, in("en"), s.Items()[1])
 	assert.Contains(t, svg, `data-testid="picture-missing"`, "an SVG is never shown")
 	assert.NotContains(t, svg, "<img")

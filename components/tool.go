@@ -40,6 +40,7 @@ func (v *ToolView) Render() app.UI {
 		return root.Body(v.planStep(plan, id))
 	}
 	label := toolLabel(t, v.Settings)
+	preview := codePreview(t, v.Settings)
 	if o := toolOutcome(t); o != "" {
 		root = root.DataSet("outcome", o)
 	}
@@ -54,14 +55,14 @@ func (v *ToolView) Render() app.UI {
 			// What it reports while it runs (AI SDK preliminary outputs).
 			app.If(t.Progress != "" && t.Status == state.ToolActive, func() app.UI {
 				return app.Span().Class("preview tool-progress").Text(t.Progress)
+			}).ElseIf(preview != "", func() app.UI {
+				return app.Span().Class("preview code-preview").Text(preview)
 			}),
 			app.Span().Class("sr-only").Text(", "+v.Settings.T(toolStatusKey(t))),
 		),
 		appView, // before the details: opening them never moves its frame
+		toolImages(v.Item, label, v.Settings),
 		app.If(v.d.open, func() app.UI { return v.details(id) }),
-		// Pictures are what a chart or a screenshot tool is for: shown
-		// without opening the step.
-		app.If(len(t.Images) > 0, func() app.UI { return pictures(v.Item, t.Images, v.Settings) }),
 	)
 }
 
@@ -123,6 +124,9 @@ func statusDot(s state.ToolStatus) app.UI {
 
 func (v *ToolView) details(id string) app.UI {
 	t := v.Item.Tool
+	if t.Code != nil && t.ErrorCode == "" && t.Status == state.ToolDone {
+		return codeRunView(id, t.Code, v.Settings)
+	}
 	var response app.UI
 	if t.Result != nil {
 		cls := "tool-response"

@@ -188,7 +188,7 @@ func TestDockerfileBuildsWhatMakeBuilds(t *testing.T) {
 	// The tools the build's recipes call that the golang image lacks.
 	used := strings.Join(buildRecipes(mk, "build", map[string]bool{}), "\n")
 	require.Contains(t, used, "-o $@ ./wasm", "the recipes of make build, through its prerequisites")
-	for _, tool := range []string{"patch", "brotli"} {
+	for _, tool := range []string{"patch", "brotli", "npm"} {
 		if regexp.MustCompile(`(^|[\s;(|&])` + tool + `\s`).MatchString(used) {
 			assert.Regexp(t, `apt-get install [^&]*\b`+tool+`\b`, runs, "the build stage installs %s, which make build calls", tool)
 		}
@@ -285,7 +285,8 @@ func TestDockerignoreKeepsWhatTheBuildNeeds(t *testing.T) {
 			patterns = append(patterns, strings.TrimPrefix(l, "/"))
 		}
 	}
-	for _, out := range []string{".git", "bin/stepwise", "web/app.wasm", "web/app.wasm.br", "stepwise.db", "server/browsertest/testdata/agents/node_modules/ai/index.js"} {
+	for _, out := range []string{".git", "bin/stepwise", "web/app.wasm", "web/app.wasm.br", "stepwise.db", "server/browsertest/testdata/agents/node_modules/ai/index.js",
+		"web/mermaid/mermaid.min.js", "tools/mermaid/node_modules/mermaid/dist/mermaid.min.js"} {
 		assert.True(t, dockerignored(patterns, out), "%s goes into the build context", out)
 	}
 	files, err := exec.Command("git", "-C", "..", "ls-files").Output()

@@ -576,7 +576,7 @@ func (s *Store) aguiToolResult(st *aguiState, ev *wire.AGUIEvent) {
 		// A result for a call never shown: a step where it arrived.
 		s.openGroup("")
 	}
-	s.resultImages(s.toolResult(ev.ToolCallID, "", status, text, nil, ""), ev.Content)
+	s.withImages(s.toolResult(ev.ToolCallID, "", status, text, nil, ""), ev.Content)
 	id := ev.MessageID
 	if id == "" {
 		id = "result-" + ev.ToolCallID // Apply stays deterministic

@@ -467,7 +467,7 @@ func (s *Store) uiToolOutput(id, text string, output json.RawMessage, preliminar
 		if it := s.tools[id]; it != nil {
 			it.Tool.Progress = "" // the final output replaces the progress
 		}
-		s.toolResult(id, "", "success", text, nil, "")
+		s.withImages(s.toolResult(id, "", "success", text, nil, ""), output)
 		return
 	}
 	it := s.tools[id]

@@ -98,6 +98,11 @@ func (s *Store) serverToolResult(b *wire.Block) bool {
 	}
 	it.Tool.ErrorCode = code
 	it.Tool.Encrypted = content.encrypted && status != "error"
+	if status == "success" && !content.encrypted {
+		it.Tool.setCodeResult(content.typ, b.Content)
+	} else {
+		it.Tool.setCodeResult("", nil)
+	}
 	s.addFetchedPage(fetchedURL, fetchedTitle)
 	return true
 }

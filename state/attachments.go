@@ -157,25 +157,6 @@ type imageBlock struct {
 	} `json:"metadata"`
 }
 
-// imagesIn reads the pictures of a list of content blocks or parts (a
-// tool result's content); nil when it is not a list or holds none.
-func (s *Store) imagesIn(content json.RawMessage) []Image {
-	if wire.IsNull(content) || !strings.HasPrefix(strings.TrimSpace(string(content[:min(len(content), 16)])), "[") {
-		return nil
-	}
-	var blocks []imageBlock
-	if json.Unmarshal(content, &blocks) != nil {
-		return nil
-	}
-	var out []Image
-	for i := range blocks {
-		if img, ok := s.imageOf(&blocks[i]); ok {
-			out = append(out, img)
-		}
-	}
-	return out
-}
-
 // imageOf reads one block's picture; ok is false when it is not one.
 func (s *Store) imageOf(b *imageBlock) (Image, bool) {
 	var img Image
@@ -247,15 +228,4 @@ func (s *Store) addImage(b *wire.Block) bool {
 		s.standalone(it)
 	}
 	return true
-}
-
-// resultImages gives a tool the pictures its result's content carries.
-func (s *Store) resultImages(it *Item, content json.RawMessage) {
-	if it == nil || it.Tool == nil {
-		return
-	}
-	if imgs := s.imagesIn(content); len(imgs) > 0 {
-		it.Tool.Images = imgs
-		s.touch(it)
-	}
 }

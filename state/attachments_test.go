@@ -9,8 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const png1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
-
 func TestUserMessageAttachments(t *testing.T) {
 	o := DefaultOptions()
 	o.FilesBase = "https://chat.example/base/api/sessions/s1/history"
@@ -59,7 +57,7 @@ func TestImagesTheAgentReturns(t *testing.T) {
 	tool := items[0].Group.Steps[0].Tool
 	assert.Equal(t, "Here is the chart", *tool.Result)
 	require.Len(t, tool.Images, 1)
-	assert.Equal(t, "data:image/png;base64,"+png1x1, tool.Images[0].Src)
+	assert.Equal(t, "data:image/png;base64,"+png1x1, tool.Images[0].URL)
 	assert.Equal(t, KindImage, items[1].Kind, "an image block of the answer stands alone")
 	assert.Equal(t, "https://img.example/c.png", items[1].Image.Src)
 	assert.Equal(t, "", items[2].Image.Src, "a javascript: URL is never shown")
@@ -67,8 +65,7 @@ func TestImagesTheAgentReturns(t *testing.T) {
 	raw, err := json.Marshal(s.View())
 	require.NoError(t, err)
 	assert.Contains(t, string(raw), `{"kind":"image","brand":false,"media_type":"","url":"https://img.example/c.png"}`)
-	assert.Contains(t, string(raw), `"images":[{"media_type":"image/png","url":null,"inline_bytes":`)
-	assert.NotContains(t, string(raw), "data:image", "the view model names inline bytes, it does not copy them")
+	assert.Contains(t, string(raw), `"images":[{"url":"data:image/png;base64,`+png1x1+`"}]`)
 }
 
 func TestInlineImageTooLarge(t *testing.T) {
@@ -97,6 +94,6 @@ func TestAGUIToolResultImages(t *testing.T) {
 	require.NotNil(t, tool)
 	require.Len(t, tool.Tool.Images, 2)
 	assert.Equal(t, "shot.png", tool.Tool.Images[0].Name)
-	assert.True(t, strings.HasPrefix(tool.Tool.Images[0].Src, "data:image/png;base64,"))
-	assert.Equal(t, "https://img.example/a.gif", tool.Tool.Images[1].Src)
+	assert.True(t, strings.HasPrefix(tool.Tool.Images[0].URL, "data:image/png;base64,"))
+	assert.Equal(t, "https://img.example/a.gif", tool.Tool.Images[1].External, "an image elsewhere is linked, never fetched")
 }

@@ -94,7 +94,7 @@ func (s *Store) loadMessage(m *wire.HistoryMessage) {
 			text, _ := wire.ContentText(m.Content)
 			it := s.toolResult(m.ToolCallID, m.Name, m.Status, text, m.Artifact, m.ToolContentMessage)
 			s.setStructuredContent(it, m.StructuredContent)
-			s.resultImages(it, m.Content)
+			s.withImages(it, m.Content)
 		}
 	default:
 		s.msgType = m.MessageType

@@ -7,10 +7,10 @@ import (
 )
 
 // maxJSONIndent caps the levels IndentJSON indents. Indenting costs twice
-// the depth in spaces on every line, so a value nested 10,000 deep (as
-// deep as encoding/json reads) took 200 MB of text for a few kilobytes
-// of JSON. Real tool arguments and results nest a few levels, API
-// responses a dozen at most.
+// the depth in spaces on every line, so the text of a deeply nested value
+// grows with the square of its depth, not with its size (docs/security.md,
+// "Rendering limits"). Real tool arguments and results nest a few levels,
+// API responses a dozen at most.
 const maxJSONIndent = 32
 
 // IndentJSON formats a JSON value for reading (tool requests, artifacts),

@@ -137,9 +137,6 @@ type Tool struct {
 	// Denied: the user refused to run it (AI SDK tool-output-denied); the
 	// UI says so in its own words.
 	Denied bool
-	// Images are the pictures the result carries (an Anthropic image
-	// block, an AG-UI image part or binary content), shown with it.
-	Images []Image
 	// Encrypted: the result is encrypted for the model only (an advisor's
 	// redacted result, an encrypted code execution result); Result holds an
 	// English sentence, the UI says so in its own words.
@@ -156,13 +153,20 @@ type Tool struct {
 	// approval was rejected. Both have Status ToolError (PROTOCOL.md
 	// section 3); the UI tells them from a failure.
 	Cancelled, Rejected bool
+	// Code is the result of one of Anthropic's code tools read for its
+	// own view (codetools.go), nil for other tools.
+	Code *CodeRun
+	// Images are the images its result carried (toolimages.go).
+	Images []ToolImage
 
 	explicitLabel bool   // Label came from tool_content_message or an activity
 	partialJSON   []byte // accumulated input_json_delta
 	hasResult     bool
-	awaitingKey   string     // the approval this tool waits on
-	planTool      bool       // listed in the store's planTools (plan.go)
-	plan          *planCache // its input read as a plan (plan.go)
+	awaitingKey   string          // the approval this tool waits on
+	planTool      bool            // listed in the store's planTools (plan.go)
+	plan          *planCache      // its input read as a plan (plan.go)
+	codeType      string          // the code tool result's content type
+	codeResult    json.RawMessage // and the content, read again with a later input
 }
 
 // Group holds steps (PROTOCOL.md section 3).

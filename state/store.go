@@ -512,7 +512,7 @@ func (s *Store) startBlock(index int, register bool, b *wire.Block) bool {
 		text, _ := wire.ContentText(b.Content)
 		it := s.toolResult(b.ToolUseID, name, b.Status, text, b.Artifact, b.ToolContentMessage)
 		s.setStructuredContent(it, b.StructuredContent)
-		s.resultImages(it, b.Content)
+		s.withImages(it, b.Content)
 	default:
 		if !s.startRareBlock(ob, b) {
 			return false

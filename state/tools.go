@@ -34,6 +34,7 @@ func (s *Store) toolUse(id, name string, input json.RawMessage, label, titleLabe
 		s.notePlanTool(it)
 		if !wire.IsNull(input) {
 			t.Input = input
+			t.refreshCodeRun()
 		}
 		s.setLabel(t, label)
 		s.touch(it)

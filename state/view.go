@@ -107,11 +107,13 @@ type viewTool struct {
 	// Progress: what a tool still running reports (AI SDK preliminary
 	// outputs), until its result.
 	Progress string `json:"progress,omitempty"`
-	// Images: the pictures its result carries.
-	Images []viewPicture `json:"images,omitempty"`
 	// UI is the tool's MCP App (docs/protocol-extensions.md), absent for
 	// none.
 	UI *viewToolUI `json:"ui,omitempty"`
+	// Code: a code tool's result read for its own view (codetools.go).
+	Code *CodeRun `json:"code,omitempty"`
+	// Images: the images its result carried (toolimages.go).
+	Images []ToolImage `json:"images,omitempty"`
 }
 
 type viewGroup struct {
@@ -199,7 +201,7 @@ func viewItem(it *Item, top bool) any {
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
-		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, picturesView(t.Images), viewAppOf(t)}
+		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, viewAppOf(t), t.Code, t.Images}
 	case KindImage:
 		return viewImage{base, pictureView(it.Image)}
 	case KindGroup:

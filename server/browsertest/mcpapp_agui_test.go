@@ -30,7 +30,7 @@ func startNode(t *testing.T, env []string, ready string, args ...string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		skipWithoutAgents(t, "node is not installed (.ci/run installs it)")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, node, args...)

@@ -26,27 +26,34 @@ import (
 // appFrames are the frames of the apps on the page (the sandbox proxies'
 // inner frames), in document order.
 func (p *page) appFrames() []cdp.FrameID {
+	return p.framesWhere(func(url, parentURL string) bool {
+		return strings.HasPrefix(parentURL, sandboxURL) && strings.HasPrefix(url, "about:srcdoc")
+	})
+}
+
+// framesWhere are the page's frames that match (by their URL and their
+// parent's), in document order.
+func (p *page) framesWhere(match func(url, parentURL string) bool) []cdp.FrameID {
 	p.t.Helper()
 	tree, err := chromedp.Call(p.ctx, cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		p.t.Fatalf("frame tree: %v", err)
 	}
 	var out []cdp.FrameID
-	var walk func(t *cdppage.FrameTree, parentSandbox bool)
-	walk = func(t *cdppage.FrameTree, parentSandbox bool) {
-		if parentSandbox && strings.HasPrefix(t.Frame.URL, "about:srcdoc") {
+	var walk func(t *cdppage.FrameTree, parentURL string)
+	walk = func(t *cdppage.FrameTree, parentURL string) {
+		if match(t.Frame.URL, parentURL) {
 			out = append(out, t.Frame.ID)
 		}
-		isSandbox := strings.HasPrefix(t.Frame.URL, sandboxURL)
 		for _, c := range t.ChildFrames {
-			walk(c, isSandbox)
+			walk(c, t.Frame.URL)
 		}
 	}
-	walk(tree.FrameTree, false)
+	walk(tree.FrameTree, "")
 	return out
 }
 
-// appContexts are the test's attachments to apps' frames that run in a
+// appContexts are the test's attachments to frames that run in a
 // process of their own (Chromium isolates sandboxed frames), by target.
 var (
 	appContextsMu sync.Mutex
@@ -54,14 +61,22 @@ var (
 )
 
 // inApp evaluates js (a function body) in the i-th app's frame and returns
-// its value as JSON ("" while that frame is not there). An app's frame in
-// the page's process is reached through an isolated world (its DOM, not
-// its globals); one in a process of its own through its target.
+// its value as JSON ("" while that frame is not there).
 func (p *page) inApp(i int, js string) string {
+	p.t.Helper()
+	return p.inFrame(p.appFrames(), "about:srcdoc", i, js)
+}
+
+// inFrame evaluates js (a function body) in the i-th of frames, or of the
+// frame targets whose URL starts with targetURL, and returns its value as
+// JSON ("" while that frame is not there). A frame in the page's process
+// is reached through an isolated world (its DOM, not its globals); one in
+// a process of its own through its target.
+func (p *page) inFrame(frames []cdp.FrameID, targetURL string, i int, js string) string {
 	p.t.Helper()
 	expr := "Promise.resolve((() => { " + js + " })()).then(v => JSON.stringify(v))"
 	yes := true
-	if frames := p.appFrames(); len(frames) > i {
+	if len(frames) > i {
 		world, err := chromedp.Call(p.ctx, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: frames[i], WorldName: "stepwise-test"})
 		if err == nil {
 			res, err := chromedp.Call(p.ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: world.ExecutionContextID, ReturnByValue: &yes, AwaitPromise: &yes})
@@ -75,20 +90,20 @@ func (p *page) inApp(i int, js string) string {
 	if err != nil {
 		return ""
 	}
-	var apps []*target.Info
+	var matching []*target.Info
 	for _, tg := range targets {
-		if tg.Type == "iframe" && strings.HasPrefix(tg.URL, "about:srcdoc") {
-			apps = append(apps, tg)
+		if tg.Type == "iframe" && strings.HasPrefix(tg.URL, targetURL) {
+			matching = append(matching, tg)
 		}
 	}
-	if len(apps) <= i {
+	if len(matching) <= i {
 		return ""
 	}
 	appContextsMu.Lock()
-	ctx, ok := appContexts[apps[i].TargetID]
+	ctx, ok := appContexts[matching[i].TargetID]
 	if !ok {
-		ctx, _ = chromedp.NewContext(p.ctx, chromedp.WithTargetID(apps[i].TargetID))
-		appContexts[apps[i].TargetID] = ctx
+		ctx, _ = chromedp.NewContext(p.ctx, chromedp.WithTargetID(matching[i].TargetID))
+		appContexts[matching[i].TargetID] = ctx
 	}
 	appContextsMu.Unlock()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))

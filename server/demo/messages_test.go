@@ -245,7 +245,7 @@ func TestChartScenarioAnswersWithAPicture(t *testing.T) {
 		}
 	}
 	require.NotNil(t, tool, "a tool's result carries the chart")
-	assert.True(t, strings.HasPrefix(tool.Tool.Images[0].Src, "data:image/png;base64,iVBOR"))
+	assert.True(t, strings.HasPrefix(tool.Tool.Images[0].URL, "data:image/png;base64,iVBOR"))
 	require.NotNil(t, image, "the answer shows it")
 	assert.Equal(t, 320, image.Image.Width)
 	assert.NotEmpty(t, image.Image.Src)

@@ -82,8 +82,8 @@ func New(cfg Config) (http.Handler, error) {
 			Maskable: "/web/icons/maskable-512.png",
 			SVG:      "/web/logo.svg",
 		},
-		Styles:                []string{"/web/stepwise.css", "/web/mcp-apps.css"},
-		Scripts:               []string{"/web/boot.js defer"}, // keeps what is typed before the app runs
+		Styles:                []string{"/web/stepwise.css", "/web/mcp-apps.css", "/web/renderers.css"},
+		Scripts:               []string{"/web/boot.js defer", "/web/mermaid-host.js defer"}, // boot.js keeps what is typed before the app runs; mermaid-host.js sizes diagrams
 		WasmContentLength:     strconv.Itoa(len(wasm.raw)),
 		ServiceWorkerTemplate: worker,
 		CacheableResources:    catalogURLs(),

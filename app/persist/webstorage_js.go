@@ -4,6 +4,9 @@ package persist
 
 import "stepwise/app/internal/browser"
 
+// The browser's Web Storage: the page's (localStorage) keeps the
+// conversations list, the tab's (sessionStorage) the drafts.
+
 // Local is the page's store of the conversations list: localStorage.
 func Local() ConversationStore {
 	return LocalConversations{KV: browser.WebStorage("localStorage")}
