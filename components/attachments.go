@@ -32,7 +32,8 @@ type Attach struct {
 // DraftFile is a file attached to the message being written, as the
 // controller tracks it.
 type DraftFile struct {
-	ID        string // the page's own id for it
+	_         [0]func() // not comparable: no equality code in app.wasm
+	ID        string    // the page's own id for it
 	Name      string
 	MediaType string
 	Size      int64
@@ -210,6 +211,7 @@ func fileSize(n int64, s Settings) string {
 // modal dialog (Escape, the close button or a click beside it close it,
 // and the focus goes back to the thumbnail).
 type Picture struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	app.Compo
 	ID            string // unique in the page
 	Src           string

@@ -6,6 +6,7 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // conversation as Markdown (to read, to paste) or as JSON (the view
 // model: REPLAY.md). The controller makes the file.
 type ExportMenu struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	app.Compo
 	Settings Settings
 	open     bool

@@ -41,7 +41,8 @@ const (
 // EditCommand sends a new version of a user message: after ParentID (""
 // for the conversation's start), with its text and the files it kept.
 type EditCommand struct {
-	MessageID string // the version edited
+	_         [0]func() // not comparable: no equality code in app.wasm
+	MessageID string    // the version edited
 	ParentID  string
 	Text      string
 	Files     []state.Attachment
@@ -50,6 +51,7 @@ type EditCommand struct {
 // FeedbackCommand rates an answer: Rating "up", "down", or "" to take the
 // rating back.
 type FeedbackCommand struct {
+	_         [0]func() // not comparable: no equality code in app.wasm
 	MessageID string
 	Rating    string
 	Comment   string
@@ -60,6 +62,7 @@ type FeedbackCommand struct {
 // the composer) or Save sends the new version, Escape or Cancel puts the
 // message back as it was.
 type UserView struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	app.Compo
 	Item     *state.Item
 	Rev      uint64
@@ -268,6 +271,7 @@ func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
 // once and offers a comment (optional: Skip leaves it); choosing it again
 // takes the rating back.
 type FeedbackView struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	app.Compo
 	MessageID string
 	Feedback  *wire.Feedback

@@ -16,6 +16,7 @@ import (
 
 // Attachment is a file of a user message, as the page shows it.
 type Attachment struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	// FileID is the uploaded file's id, "" for bytes sent inline.
 	FileID    string
 	Name      string
@@ -36,6 +37,7 @@ type Attachment struct {
 // Image is a picture the page shows: an image item, or one of a tool
 // result's.
 type Image struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	// Src is a data: URL (bytes sent inline) or a web or same-origin URL;
 	// "" when the picture is not shown (TooLarge).
 	Src       string
@@ -138,7 +140,8 @@ func imageDataURL(mediaType, data string) string {
 // {"filename"}}) and its earlier binary content ({"type": "binary",
 // "mimeType", "data" or "url", "filename"}).
 type imageBlock struct {
-	Type   string `json:"type"`
+	_      [0]func() // not comparable: no equality code in app.wasm
+	Type   string    `json:"type"`
 	Source *struct {
 		Type      string `json:"type"`
 		MediaType string `json:"media_type"`

@@ -349,7 +349,7 @@ func sameRef(a, b *MessageRef) bool {
 		return a == b
 	}
 	fa, fb := a.Feedback, b.Feedback
-	sameFeedback := fa == fb || (fa != nil && fb != nil && *fa == *fb)
+	sameFeedback := fa == fb || (fa != nil && fb != nil && fa.Rating == fb.Rating && fa.Comment == fb.Comment)
 	return a.ID == b.ID && a.Role == b.Role && a.ParentID == b.ParentID && a.CreatedAt == b.CreatedAt &&
 		a.Index == b.Index && a.Count == b.Count && slices.Equal(a.Siblings, b.Siblings) && sameFeedback
 }

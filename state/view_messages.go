@@ -19,13 +19,14 @@ type viewUser struct {
 }
 
 type viewAttachment struct {
-	Name      string `json:"name"`
-	MediaType string `json:"media_type"`
-	Size      int64  `json:"size"`
-	Width     int    `json:"width,omitempty"`
-	Height    int    `json:"height,omitempty"`
-	Image     bool   `json:"image"`
-	FileID    string `json:"file_id,omitempty"`
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Name      string    `json:"name"`
+	MediaType string    `json:"media_type"`
+	Size      int64     `json:"size"`
+	Width     int       `json:"width,omitempty"`
+	Height    int       `json:"height,omitempty"`
+	Image     bool      `json:"image"`
+	FileID    string    `json:"file_id,omitempty"`
 	// URL is the file's URL; an image sent inline has none (InlineBytes).
 	URL *string `json:"url"`
 }
@@ -38,13 +39,14 @@ type viewImage struct {
 // viewPicture is a picture: its URL (null for bytes sent inline, whose
 // size InlineBytes gives: a data: URL is not repeated here).
 type viewPicture struct {
-	MediaType   string  `json:"media_type"`
-	Name        string  `json:"name,omitempty"`
-	Width       int     `json:"width,omitempty"`
-	Height      int     `json:"height,omitempty"`
-	URL         *string `json:"url"`
-	InlineBytes int     `json:"inline_bytes,omitempty"`
-	TooLarge    bool    `json:"too_large,omitempty"`
+	_           [0]func() // not comparable: no equality code in app.wasm
+	MediaType   string    `json:"media_type"`
+	Name        string    `json:"name,omitempty"`
+	Width       int       `json:"width,omitempty"`
+	Height      int       `json:"height,omitempty"`
+	URL         *string   `json:"url"`
+	InlineBytes int       `json:"inline_bytes,omitempty"`
+	TooLarge    bool      `json:"too_large,omitempty"`
 }
 
 type viewMessage struct {

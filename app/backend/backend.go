@@ -206,6 +206,7 @@ func (Uploaded) event()       {}
 
 // UploadProgress: Sent of Total bytes of upload ID have gone.
 type UploadProgress struct {
+	_           [0]func() // not comparable: no equality code in app.wasm
 	ID          string
 	Sent, Total int64
 }
@@ -214,6 +215,7 @@ type UploadProgress struct {
 // why it refused it (a *CommandError whose Type is one of the upload
 // refusals of docs/protocol-extensions.md#attachments; Limit the bound).
 type Uploaded struct {
+	_     [0]func() // not comparable: no equality code in app.wasm
 	ID    string
 	File  wire.UploadedFile
 	Err   error
@@ -281,6 +283,7 @@ type Forget struct{ ID string }
 // Upload uploads a file the person attached (File: the browser's File
 // object); UploadProgress and Uploaded come back.
 type Upload struct {
+	_                   [0]func() // not comparable: no equality code in app.wasm
 	ID, Name, MediaType string
 	File                any
 }
@@ -293,13 +296,22 @@ type Edit struct {
 }
 
 // Regenerate asks for another version of answer MessageID.
-type Regenerate struct{ ID, MessageID string }
+type Regenerate struct {
+	_             [0]func() // not comparable: no equality code in app.wasm
+	ID, MessageID string
+}
 
 // SelectBranch makes the conversation follow version MessageID.
-type SelectBranch struct{ ID, MessageID string }
+type SelectBranch struct {
+	_             [0]func() // not comparable: no equality code in app.wasm
+	ID, MessageID string
+}
 
 // Rate rates answer MessageID: Rating "up", "down" or "" (taken back).
-type Rate struct{ ID, MessageID, Rating, Comment string }
+type Rate struct {
+	_                              [0]func() // not comparable: no equality code in app.wasm
+	ID, MessageID, Rating, Comment string
+}
 
 func (Send) command()         {}
 func (Upload) command()       {}

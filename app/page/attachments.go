@@ -19,6 +19,7 @@ import (
 
 // PickedFile is a file the person attached, as the browser gives it.
 type PickedFile struct {
+	_               [0]func() // not comparable: no equality code in app.wasm
 	Name, MediaType string
 	Size            int64
 	Thumb           string // an image's preview (an object URL), "" for none
@@ -27,6 +28,7 @@ type PickedFile struct {
 
 // draftFile is a file attached to the message being written.
 type draftFile struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	components.DraftFile
 	block wire.ContentBlock // once uploaded: what the message sends
 }

@@ -18,11 +18,12 @@ import (
 
 // FileInfo is what the page shows of an attached file.
 type FileInfo struct {
-	Name      string `json:"name"`
-	MediaType string `json:"media_type"`
-	Size      int64  `json:"size"`
-	Width     int    `json:"width,omitempty"`
-	Height    int    `json:"height,omitempty"`
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Name      string    `json:"name"`
+	MediaType string    `json:"media_type"`
+	Size      int64     `json:"size"`
+	Width     int       `json:"width,omitempty"`
+	Height    int       `json:"height,omitempty"`
 	// URL fetches the bytes: a path on the backend's origin (resolved as
 	// the page's API paths are) or an absolute http(s) URL.
 	URL string `json:"url,omitempty"`
@@ -31,7 +32,8 @@ type FileInfo struct {
 // UploadedFile is the answer to an upload (POST .../files): the file's id,
 // to reference in the message, and what the page shows of it.
 type UploadedFile struct {
-	FileID string `json:"file_id"`
+	_      [0]func() // not comparable: no equality code in app.wasm
+	FileID string    `json:"file_id"`
 	FileInfo
 }
 
@@ -39,16 +41,18 @@ type UploadedFile struct {
 // it: "file" (FileID, uploaded first), "base64" (Data and MediaType) or
 // "url" (URL).
 type BlockSource struct {
-	Type      string `json:"type"`
-	FileID    string `json:"file_id,omitempty"`
-	MediaType string `json:"media_type,omitempty"`
-	Data      string `json:"data,omitempty"`
-	URL       string `json:"url,omitempty"`
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"`
+	FileID    string    `json:"file_id,omitempty"`
+	MediaType string    `json:"media_type,omitempty"`
+	Data      string    `json:"data,omitempty"`
+	URL       string    `json:"url,omitempty"`
 }
 
 // ContentBlock is one block of a user message's content: text, image or
 // document.
 type ContentBlock struct {
+	_      [0]func()    // not comparable: no equality code in app.wasm
 	Type   string       `json:"type"`
 	Text   string       `json:"text,omitempty"`
 	Source *BlockSource `json:"source,omitempty"`
@@ -70,6 +74,7 @@ func FileBlock(fileID string, info FileInfo) ContentBlock {
 
 // Attachment is a file of a user message, as read from its content.
 type Attachment struct {
+	_ [0]func() // not comparable: no equality code in app.wasm
 	// FileID is the uploaded file's id, "" for bytes sent inline or a URL.
 	FileID string
 	// Image: an image block (a thumbnail), else a document (a chip).

@@ -29,27 +29,30 @@ type UserMessageFrame struct {
 // RegenerateFrame asks for another answer in place of MessageID's: a new
 // version of it, which the conversation then follows.
 type RegenerateFrame struct {
-	Type      string `json:"type"` // "regenerate"
-	SessionID string `json:"session_id"`
-	MessageID string `json:"message_id"`
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"` // "regenerate"
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id"`
 }
 
 // SelectBranchFrame makes the conversation follow the version of a
 // message MessageID names (one of its siblings).
 type SelectBranchFrame struct {
-	Type      string `json:"type"` // "select_branch"
-	SessionID string `json:"session_id"`
-	MessageID string `json:"message_id"`
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"` // "select_branch"
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id"`
 }
 
 // FeedbackFrame rates an answer: Rating "up", "down", or nil to take the
 // rating back; Comment is optional.
 type FeedbackFrame struct {
-	Type      string  `json:"type"` // "feedback"
-	SessionID string  `json:"session_id"`
-	MessageID string  `json:"message_id"`
-	Rating    *string `json:"rating"`
-	Comment   string  `json:"comment,omitempty"`
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"` // "feedback"
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id"`
+	Rating    *string   `json:"rating"`
+	Comment   string    `json:"comment,omitempty"`
 }
 
 // ApprovalFrame answers a question (Answers) or a tool approval (Decisions).

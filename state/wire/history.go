@@ -88,8 +88,9 @@ func (m *HistoryMessage) Parent() (id string, set bool) { return parentOf(m.Pare
 
 // Feedback is a person's rating of an answer.
 type Feedback struct {
-	Rating  string `json:"rating"` // "up" or "down"
-	Comment string `json:"comment,omitempty"`
+	_       [0]func() // not comparable: no equality code in app.wasm
+	Rating  string    `json:"rating"` // "up" or "down"
+	Comment string    `json:"comment,omitempty"`
 }
 
 // UserText is a user message's text: its content (a string or text
