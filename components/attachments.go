@@ -57,11 +57,19 @@ func attachFiles(ctx app.Context, files app.Value) bool {
 
 // attachButton opens the file picker.
 func attachButton(s Settings, a Attach, disabled bool) app.UI {
-	return app.Span().Class("attach-wrap").Body(
-		app.Input().Type("file").ID(attachInputID).Hidden(true).Multiple(true).Accept(a.Accept).
-			DataSet("testid", "attach-input").OnChange(onPickFiles),
-		iconButton("attach", "attach", s.T("attach.button"), "paperclip").Disabled(disabled).OnClick(openPicker),
+	return elem("span", "attach-wrap",
+		voidElem("input", "type", "file", "id", attachInputID, "hidden", "true", "multiple", "true",
+			"accept", a.Accept, "data-testid", "attach-input").On("change", onPickFiles),
+		attrs(iconButton("attach", "attach", s.T("attach.button"), "paperclip"), "disabled", trueIf(disabled)).On("click", openPicker),
 	)
+}
+
+// trueIf is a boolean attribute's value: "" leaves it out (attrs).
+func trueIf(b bool) string {
+	if b {
+		return "true"
+	}
+	return ""
 }
 
 func onPickFiles(ctx app.Context, e app.Event) {
@@ -89,25 +97,20 @@ func onPasteFiles(ctx app.Context, e app.Event) {
 	}
 }
 
-// dropHandlers let files be dropped anywhere on the conversation's column.
-func dropHandlers(column app.HTMLMain) app.HTMLMain {
-	hasFiles := func(e app.Event) bool {
-		dt := e.Get("dataTransfer")
-		return dt.Truthy() && dt.Get("types").Call("includes", "Files").Bool()
+// onDragFiles lets files be dropped anywhere on the conversation's column
+// (its dragover and drop).
+func onDragFiles(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	dt := e.Get("dataTransfer")
+	if !dt.Truthy() || !dt.Get("types").Call("includes", "Files").Bool() {
+		return
 	}
-	return column.OnDragOver(func(ctx app.Context, e app.Event) {
-		ctx.PreventUpdate()
-		if hasFiles(e) {
-			e.PreventDefault() // allows the drop
-			e.Get("dataTransfer").Set("dropEffect", "copy")
-		}
-	}).OnDrop(func(ctx app.Context, e app.Event) {
-		ctx.PreventUpdate()
-		if hasFiles(e) {
-			e.PreventDefault() // not opened by the browser
-			attachFiles(ctx, e.Get("dataTransfer").Get("files"))
-		}
-	})
+	e.PreventDefault() // allows the drop; a file dropped is not opened by the browser
+	if e.Get("type").String() == "drop" {
+		attachFiles(ctx, dt.Get("files"))
+	} else {
+		dt.Set("dropEffect", "copy")
+	}
 }
 
 // draftChips are the composer's attached files: a thumbnail or a type
@@ -119,40 +122,35 @@ func draftChips(s Settings, files []DraftFile) app.UI {
 		state, status := "uploading", app.UI(nil)
 		switch {
 		case f.Error != "":
-			state, status = "error", app.Span().Class("chip-error").DataSet("testid", "draft-file-error").Text(f.Error)
+			state, status = "error", attrs(textElem("span", "chip-error", f.Error), "data-testid", "draft-file-error")
 		case f.Done:
 			state = "done"
 		default:
 			pct := strconv.Itoa(int(f.Progress*100 + 0.5))
-			status = app.Span().Class("chip-progress").Attr("role", "progressbar").Aria("label", s.T("attach.uploading", f.Name)).
-				Aria("valuenow", pct).Body(app.Span().Style("width", pct+"%"))
+			status = attrs(elem("span", "chip-progress", attrs(app.Elem("span"), "style", "width:"+pct+"%")),
+				"role", "progressbar", "aria-label", s.T("attach.uploading", f.Name), "aria-valuenow", pct)
 		}
 		preview := fileIcon("")
 		if f.Thumb != "" {
-			preview = decorative(app.Img().Class("chip-thumb").Src(f.Thumb))
+			preview = imgElem("chip-thumb", f.Thumb, "")
 		}
-		id := f.ID
-		chips[i] = app.Li().Class("attachment-chip is-"+state).DataSet("testid", "draft-file").DataSet("state", state).Body(
+		chips[i] = attrs(elem("li", "attachment-chip is-"+state,
 			preview,
 			chipText(f.Name, fileSize(f.Size, s), status),
-			iconButton("chip-remove", "remove-file", s.T("attach.remove", f.Name), "close").
-				OnClick(func(ctx app.Context, e app.Event) {
-					ctx.NewActionWithValue(ActionRemoveFile, id)
-					focusID(composerID) // not Defer: go-app skips it once the button is gone
-				}, app.EventScope(id)),
-		)
+			raiser(iconButton("chip-remove", "remove-file", s.T("attach.remove", f.Name), "close"), ActionRemoveFile, f.ID),
+		), "data-testid", "draft-file", "data-state", state)
 	}
-	return app.Ul().Class("chips").Aria("label", s.T("attach.list")).DataSet("testid", "draft-files").Body(chips...)
+	return attrs(elem("ul", "chips", chips...), "aria-label", s.T("attach.list"), "data-testid", "draft-files")
 }
 
 func fileIcon(tag string) app.UI {
-	return app.Span().Class("chip-icon").DataSet("type", tag).Body(icon("file"))
+	return attrs(elem("span", "chip-icon", icon("file")), "data-type", tag)
 }
 
 func chipText(name, detail string, status app.UI) app.UI {
-	return app.Span().Class("chip-text").Body(
-		app.Span().Class("chip-name").Title(name).Text(name),
-		app.Span().Class("chip-size").Text(detail),
+	return elem("span", "chip-text",
+		attrs(textElem("span", "chip-name", name), "title", name),
+		textElem("span", "chip-size", detail),
 		status,
 	)
 }
@@ -162,25 +160,24 @@ func chipText(name, detail string, status app.UI) app.UI {
 // download them when the backend gives their URL).
 func attachmentsView(it *state.Item, s Settings) app.UI {
 	if len(it.Attachments) == 0 {
-		return app.If(false, nil)
+		return nil
 	}
 	out := make([]app.UI, len(it.Attachments))
 	for i, a := range it.Attachments {
 		if a.Image && a.Src != "" {
-			out[i] = &Picture{ID: domID("file", it) + "-" + strconv.Itoa(i), Src: a.Src, Name: a.Name, Width: a.Width, Height: a.Height, Settings: s}
+			out[i] = picture(a.Src, pictureName(a.Name, s), a.Width, a.Height, s)
 			continue
 		}
 		// A link to download it when the backend gives its URL (an <a>
 		// without href is none).
-		tag := typeTag(a.MediaType)
-		link := app.A().Class("attachment-chip file-chip").DataSet("testid", "attachment").Body(
-			fileIcon(tag), chipText(a.Name, tag+" · "+fileSize(a.Size, s), nil))
+		tag, title, download := typeTag(a.MediaType), "", ""
 		if a.URL != "" {
-			link = link.Href(a.URL).Attr("download", a.Name).Title(s.T("attach.download", a.Name))
+			title, download = s.T("attach.download", a.Name), a.Name
 		}
-		out[i] = link
+		out[i] = attrs(elem("a", "attachment-chip file-chip", fileIcon(tag), chipText(a.Name, tag+" · "+fileSize(a.Size, s), nil)),
+			"data-testid", "attachment", "href", a.URL, "download", download, "title", title)
 	}
-	return app.Div().Class("attachments").Body(out...)
+	return elem("div", "attachments", out...)
 }
 
 // typeTag names a file's type in short: PNG, PDF, CSV, TXT.
@@ -207,93 +204,21 @@ func fileSize(n int64, s Settings) string {
 	return s.T("size.mb", s.Locale.Decimal(n>>20, int(n%(1<<20)*10>>20)))
 }
 
-// Picture is an image shown small: a button that opens it full size in a
-// modal dialog (Escape, the close button or a click beside it close it,
-// and the focus goes back to the thumbnail).
-type Picture struct {
-	_ [0]func() // not comparable: no equality code in app.wasm
-	app.Compo
-	ID            string // unique in the page
-	Src           string
-	Name          string // "" for a picture without one
-	Width, Height int
-	Settings      Settings
-
-	open bool
-}
-
-func (p *Picture) alt() string {
-	if p.Name != "" {
-		return p.Name
+// pictureName is a picture's alt text: its name, else "Picture".
+func pictureName(name string, s Settings) string {
+	if name != "" {
+		return name
 	}
-	return p.Settings.T("picture.unnamed")
-}
-
-func (p *Picture) show(ctx app.Context, e app.Event) {
-	p.open = true
-	id := p.ID
-	ctx.Defer(func(app.Context) {
-		if d := app.Window().GetElementByID(id); d.Truthy() && !d.Get("open").Bool() {
-			d.Call("showModal")
-		}
-	})
-}
-
-func (p *Picture) closeDialog(ctx app.Context, e app.Event) {
-	if d := app.Window().GetElementByID(p.ID); d.Truthy() && d.Get("open").Bool() {
-		d.Call("close") // its close event ends it
-	}
-}
-
-func (p *Picture) onBackdrop(ctx app.Context, e app.Event) {
-	// A click on the backdrop (the dialog itself, not its picture).
-	if e.Get("target").Equal(e.Get("currentTarget")) {
-		p.closeDialog(ctx, e)
-	}
-	ctx.PreventUpdate()
-}
-
-func (p *Picture) onClose(ctx app.Context, e app.Event) { p.open = false }
-
-func (p *Picture) Render() app.UI {
-	s, alt := p.Settings, p.alt()
-	img := app.Img().Class("thumb-img").Src(p.Src).Alt(alt).Attr("referrerpolicy", "no-referrer")
-	if p.Width > 0 && p.Height > 0 {
-		img = img.Width(p.Width).Height(p.Height)
-	}
-	var lightbox app.UI
-	if p.open {
-		// app.Elem, not app.Dialog: its element type's sixty methods
-		// would all join the wasm.
-		lightbox = app.Elem("dialog").ID(p.ID).Class("lightbox").DataSet("testid", "lightbox").Aria("label", alt).
-			On("close", p.onClose).OnClick(p.onBackdrop).Body(
-			app.Img().Class("lightbox-img").Src(p.Src).Alt(alt).Attr("referrerpolicy", "no-referrer"),
-			iconButton("lightbox-close", "lightbox-close", s.T("picture.close"), "close").OnClick(p.closeDialog),
-		)
-	}
-	return app.Span().Class("picture").Body(
-		app.Button().Type("button").Class("thumb").DataSet("testid", "picture").Aria("label", s.T("picture.open", alt)).
-			OnClick(p.show).Body(img),
-		lightbox,
-	)
-}
-
-// pictures are the images an item carries (a tool's result).
-func pictures(it *state.Item, imgs []state.Image, s Settings) app.UI {
-	out := make([]app.UI, 0, len(imgs))
-	for i, img := range imgs {
-		out = append(out, pictureOf(domID("pic", it)+"-"+strconv.Itoa(i), &img, s))
-	}
-	return app.Div().Class("pictures").Body(out...)
+	return s.T("picture.unnamed")
 }
 
 // pictureOf is one picture the agent sent; one that cannot be shown (too
 // large, or from where the page does not fetch) is named instead.
-func pictureOf(id string, img *state.Image, s Settings) app.UI {
+func pictureOf(img *state.Image, s Settings) app.UI {
 	if img.Src == "" {
-		return app.Span().Class("attachment-chip picture-missing").DataSet("testid", "picture-missing").Text(s.T("picture.not_shown"))
+		return attrs(textElem("span", "attachment-chip picture-missing", s.T("picture.not_shown")), "data-testid", "picture-missing")
 	}
-	return &Picture{ID: id, Src: img.Src, Name: img.Name, Width: img.Width, Height: img.Height, Settings: s}
+	return picture(img.Src, pictureName(img.Name, s), img.Width, img.Height, s)
 }
 
 // uploadRefusals word why a file cannot be attached or was refused: the

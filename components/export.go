@@ -14,12 +14,11 @@ type ExportMenu struct {
 
 const exportMenuID = "export-menu"
 
-func (m *ExportMenu) choose(format string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		m.open = false
-		ctx.NewActionWithValue(ActionExport, format)
-		focusID("export-button") // not Defer: go-app skips it once the item clicked is gone
-	}
+// onClick closes the menu after a choice (raise raised it, and gives the
+// focus back to the export button) and opens or closes it from its
+// button.
+func (m *ExportMenu) onClick(ctx app.Context, e app.Event) {
+	m.open = !m.open && !e.Get("target").Call("closest", "#"+exportMenuID).Truthy()
 }
 
 func (m *ExportMenu) onKeyDown(ctx app.Context, e app.Event) {
@@ -31,20 +30,22 @@ func (m *ExportMenu) onKeyDown(ctx app.Context, e app.Event) {
 	focusID("export-button") // drawn already: the menu's own button
 }
 
-func (m *ExportMenu) toggle(ctx app.Context, e app.Event) { m.open = !m.open }
-
 func (m *ExportMenu) Render() app.UI {
 	s := m.Settings
 	var menu app.UI
 	if m.open {
-		menu = app.Div().ID(exportMenuID).Class("export-menu").Body(
-			textButton("", "export-markdown", s.T("export.markdown")).OnClick(m.choose("markdown")),
-			textButton("", "export-json", s.T("export.json")).OnClick(m.choose("json")),
-		)
+		menu = attrs(elem("div", "export-menu",
+			raiser(textButton("", "export-markdown", s.T("export.markdown")), ActionExport, "markdown"),
+			raiser(textButton("", "export-json", s.T("export.json")), ActionExport, "json"),
+		), "id", exportMenuID)
 	}
-	return app.Div().Class("export").OnKeyDown(m.onKeyDown).Body(
-		iconButton("", "export", s.T("export.button"), "download").ID("export-button").
-			Aria("expanded", m.open).Aria("controls", exportMenuID).OnClick(m.toggle),
+	expanded := "false"
+	if m.open {
+		expanded = "true"
+	}
+	return elem("div", "export",
+		attrs(iconButton("", "export", s.T("export.button"), "download"),
+			"id", "export-button", "aria-expanded", expanded, "aria-controls", exportMenuID),
 		menu,
-	)
+	).On("keydown", m.onKeyDown).On("click", m.onClick)
 }

@@ -116,7 +116,7 @@ func rareItemBody(it *state.Item, s Settings, forms Forms) app.UI {
 	case state.KindForm:
 		return &FormView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Form.ApprovalKey]}
 	case state.KindImage:
-		return app.Div().Class("item image").DataSet("kind", "image").Body(pictureOf(domID("pic", it), it.Image, s))
+		return app.Div().Class("item image").DataSet("kind", "image").Body(pictureOf(it.Image, s))
 	default:
 		return &UnknownView{Item: it, Rev: it.Rev, Settings: s}
 	}
@@ -240,7 +240,7 @@ func fileView(it *state.Item, s Settings) app.UI {
 	url, mediaType := it.Text, it.Activity.Name
 	root := app.Div().Class("item activity file").DataSet("kind", "activity").DataSet("activity-type", "file")
 	if img, ok := state.FileImage(url, mediaType); ok {
-		return root.Body(imageView(img, s.T("file.image"), domID("image", it), s))
+		return root.Body(imageView(img, s.T("file.image"), s))
 	}
 	label := s.T("file.open", mediaType)
 	if state.IsWebURL(url) {

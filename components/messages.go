@@ -138,38 +138,41 @@ func (v *UserView) Render() app.UI {
 		editedFrom = state.MessageRef{}
 		focusID(domID("edit-button", it))
 	}
-	var body app.UI = app.Div().Class("bubble").Attr("dir", "auto").Text(it.Text)
+	var body app.UI = attrs(textElem("div", "bubble", it.Text), "dir", "auto")
 	if v.editing && ref != nil {
-		body = app.Form().Class("edit-form").DataSet("testid", "edit-form").OnSubmit(v.onSubmit).Body(
-			&focusOnMount{ID: v.editID(), Elem: app.Textarea().ID(v.editID()).Class("edit-input").DataSet("testid", "edit-input").
-				Aria("label", s.T("message.edit_label")).Rows(min(8, strings.Count(it.Text, "\n")+2)).Text(it.Text).OnKeyDown(v.onKeyDown)},
-			app.Div().Class("edit-buttons").Body(
-				app.Button().Type("submit").Class("primary").DataSet("testid", "edit-save").Text(s.T("message.save")),
-				textButton("", "edit-cancel", s.T("message.cancel")).OnClick(v.onCancel),
+		id := v.editID()
+		body = attrs(elem("form", "edit-form",
+			&focusOnMount{ID: id, Elem: attrs(app.Elem("textarea").Class("edit-input"), "id", id, "data-testid", "edit-input",
+				"aria-label", s.T("message.edit_label"), "rows", strconv.Itoa(min(8, strings.Count(it.Text, "\n")+2)), "value", it.Text).
+				On("keydown", v.onKeyDown)},
+			elem("div", "edit-buttons",
+				attrs(textElem("button", "primary", s.T("message.save")), "type", "submit", "data-testid", "edit-save"),
+				textButton("", "edit-cancel", s.T("message.cancel")).On("click", v.onCancel),
 			),
-		)
+		), "data-testid", "edit-form").On("submit", v.onSubmit)
 	}
 	actions := []app.UI{copyButton(strconv.Itoa(it.Key)+".user", it.Text, "copy.message", v.Copied, s)}
 	if ref != nil && s.Offers.Edit && !v.editing {
-		actions = append(actions, actionButton(s, v.Busy, "pencil", "message.edit", "edit").ID(domID("edit-button", it)).OnClick(v.onEdit))
+		actions = append(actions, attrs(actionButton(s, v.Busy, "pencil", "message.edit", "edit"), "id", domID("edit-button", it)).On("click", v.onEdit))
 	}
 	actions = append(actions, messageMeta(ref, s, v.Busy)...)
 	// The actions beside the item, not in it: the item's text is the
 	// message's (DOM.md's data-kind="user").
-	return app.Div().Class("user-turn").Body(
-		app.Div().Class("item user").DataSet("kind", "user").Body(body, attachmentsView(it, s)),
-		app.Div().Class("msg-actions").Body(actions...),
+	return elem("div", "user-turn",
+		attrs(elem("div", "item user", body, attachmentsView(it, s)), "data-kind", "user"),
+		elem("div", "msg-actions", actions...),
 	)
 }
 
 // actionButton is an icon button of a message. While a run is going it is
-// aria-disabled, not disabled: it stays focusable, and its title says why.
+// aria-disabled, not disabled: it stays focusable, and its title says why
+// (and raise does nothing).
 //
 //go:noinline
-func actionButton(s Settings, busy bool, iconName, labelKey, testid string) app.HTMLButton {
+func actionButton(s Settings, busy bool, iconName, labelKey, testid string) app.HTMLElem {
 	b := iconButton("msg-action", testid, s.T(labelKey), iconName)
 	if busy {
-		b = b.Aria("disabled", true).Title(s.T("message.busy"))
+		b = attrs(b, "aria-disabled", "true", "title", s.T("message.busy"))
 	}
 	return b
 }
@@ -179,14 +182,43 @@ func actionButton(s Settings, busy bool, iconName, labelKey, testid string) app.
 // each use: every chained attribute is code in the wasm.
 //
 //go:noinline
-func iconButton(class, testid, label, iconName string) app.HTMLButton {
-	return app.Button().Type("button").Class("icon-button "+class).DataSet("testid", testid).
-		Aria("label", label).Title(label).Body(icon(iconName))
+func iconButton(class, testid, label, iconName string) app.HTMLElem {
+	return attrs(elem("button", "icon-button "+class, icon(iconName)),
+		"type", "button", "data-testid", testid, "aria-label", label, "title", label)
 }
 
 //go:noinline
-func textButton(class, testid, text string) app.HTMLButton {
-	return app.Button().Type("button").Class(class).DataSet("testid", testid).Text(text)
+func textButton(class, testid, text string) app.HTMLElem {
+	return attrs(textElem("button", class, text), "type", "button", "data-testid", testid)
+}
+
+// raiser makes a button raise action with value when clicked (raise):
+// one handler for every such button, its data in the DOM.
+//
+//go:noinline
+func raiser(b app.HTMLElem, action, value string) app.HTMLElem {
+	return attrs(b, "data-action", action, "data-value", value).On("click", raise)
+}
+
+// raise is a raiser's click: the action its button names, unless the
+// button waits for a run to end (aria-disabled); and what the page does
+// about the focus (the button clicked may go with its view).
+func raise(ctx app.Context, e app.Event) {
+	b := e.Get("currentTarget")
+	action, value := b.Get("dataset").Get("action").String(), b.Get("dataset").Get("value").String()
+	if b.Call("getAttribute", "aria-disabled").String() == "true" {
+		ctx.PreventUpdate()
+		return
+	}
+	switch action {
+	case ActionSelectBranch:
+		branchChosen = value
+	case ActionRemoveFile:
+		focusID(composerID) // not Defer: go-app skips it once the button is gone
+	case ActionExport:
+		focusID("export-button") // the menu closes as its item is clicked
+	}
+	ctx.NewActionWithValue(action, value)
 }
 
 // messageMeta is what every message with an id shows at the end of its
@@ -200,7 +232,7 @@ func messageMeta(ref *state.MessageRef, s Settings, busy bool) []app.UI {
 		out = append(out, branchSwitcher(ref, s, busy))
 	}
 	if ref.CreatedAt != "" {
-		out = append(out, app.Time().Class("msg-time").DateTime(ref.CreatedAt).Title(ref.CreatedAt).Text(shortTime(ref.CreatedAt)))
+		out = append(out, attrs(textElem("time", "msg-time", shortTime(ref.CreatedAt)), "datetime", ref.CreatedAt, "title", ref.CreatedAt))
 	}
 	return out
 }
@@ -212,30 +244,33 @@ func branchSwitcher(ref *state.MessageRef, s Settings, busy bool) app.UI {
 	if focus {
 		branchChosen = ""
 	}
-	step := func(i int, glyph, labelKey, testid string) app.UI {
+	steps := [2]app.UI{}
+	for k, i := range [2]int{ref.Index - 2, ref.Index} {
+		testid, glyph, labelKey := "branch-previous", "‹", "message.previous"
+		if k == 1 {
+			testid, glyph, labelKey = "branch-next", "›", "message.next"
+		}
 		id := testid + "-" + ref.ID
-		b := textButton("icon-button branch-step", testid, glyph).ID(id).Aria("label", s.T(labelKey))
+		b := attrs(textButton("icon-button branch-step", testid, glyph), "id", id, "aria-label", s.T(labelKey))
 		switch {
 		case i < 0 || i >= len(ref.Siblings):
-			return b.Disabled(true)
+			b = attrs(b, "disabled", "true")
 		case busy:
-			return b.Aria("disabled", true).Title(s.T("message.busy"))
+			b = attrs(b, "aria-disabled", "true", "title", s.T("message.busy"))
+		default:
+			if focus {
+				focus = false
+				focusID(id)
+			}
+			b = raiser(b, ActionSelectBranch, ref.Siblings[i])
 		}
-		if focus {
-			focus = false
-			focusID(id)
-		}
-		target := ref.Siblings[i]
-		return b.OnClick(func(ctx app.Context, e app.Event) {
-			branchChosen = target
-			ctx.NewActionWithValue(ActionSelectBranch, target)
-		}, app.EventScope(target))
+		steps[k] = b
 	}
-	return app.Div().Class("branch").Attr("role", "group").Aria("label", s.T("message.version", ref.Index, ref.Count)).DataSet("testid", "branch").Body(
-		step(ref.Index-2, "‹", "message.previous", "branch-previous"),
-		app.Span().Aria("hidden", true).Text(strconv.Itoa(ref.Index)+" / "+strconv.Itoa(ref.Count)),
-		step(ref.Index, "›", "message.next", "branch-next"),
-	)
+	return attrs(elem("div", "branch",
+		steps[0],
+		attrs(textElem("span", "", strconv.Itoa(ref.Index)+" / "+strconv.Itoa(ref.Count)), "aria-hidden", "true"),
+		steps[1],
+	), "role", "group", "aria-label", s.T("message.version", ref.Index, ref.Count), "data-testid", "branch")
 }
 
 // branchChosen is the version a switcher's click chose, until it is
@@ -254,12 +289,7 @@ func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
 	}
 	var out []app.UI
 	if s.Offers.Regenerate {
-		id := ref.ID
-		b := actionButton(s, busy, "retry", "message.regenerate", "regenerate")
-		if !busy {
-			b = b.OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionRegenerate, id) }, app.EventScope(id))
-		}
-		out = append(out, b)
+		out = append(out, raiser(actionButton(s, busy, "retry", "message.regenerate", "regenerate"), ActionRegenerate, ref.ID))
 	}
 	if s.Offers.Feedback {
 		out = append(out, &FeedbackView{MessageID: ref.ID, Feedback: ref.Feedback, Settings: s})
@@ -288,7 +318,9 @@ func (v *FeedbackView) rating() string {
 	return v.Feedback.Rating
 }
 
-func (v *FeedbackView) rate(ctx app.Context, r string) {
+// onThumb rates the answer as the thumb clicked says (its data-rating).
+func (v *FeedbackView) onThumb(ctx app.Context, e app.Event) {
+	r := e.Get("currentTarget").Get("dataset").Get("rating").String()
 	if v.rating() == r {
 		r = "" // pressed again: taken back
 	}
@@ -323,25 +355,29 @@ func (v *FeedbackView) Render() app.UI {
 		v.of, v.commenting = v.MessageID, ""
 	}
 	s, r := v.Settings, v.rating()
-	thumb := func(rating, labelKey string) app.UI {
-		return iconButton("msg-action thumb", "feedback-"+rating, s.T(labelKey), "thumb-"+rating).Aria("pressed", r == rating).
-			OnClick(func(ctx app.Context, e app.Event) { v.rate(ctx, rating) }, app.EventScope(rating))
+	thumbs := [2]app.UI{}
+	for i, t := range [2][2]string{{"up", "feedback.up"}, {"down", "feedback.down"}} {
+		rating, pressed := t[0], "false"
+		if r == rating {
+			pressed = "true"
+		}
+		thumbs[i] = attrs(iconButton("msg-action thumb", "feedback-"+rating, s.T(t[1]), "thumb-"+rating),
+			"aria-pressed", pressed, "data-rating", rating).On("click", v.onThumb)
 	}
 	var more app.UI
 	switch {
 	case v.commenting != "" && v.commenting == r:
-		id := v.commentID()
-		more = app.Form().Class("feedback-form").DataSet("testid", "feedback-form").OnSubmit(v.onComment).Body(
-			&focusOnMount{ID: id, Elem: app.Input().Type("text").ID(id).DataSet("testid", "feedback-comment").MaxLength(2000).
-				Aria("label", s.T("feedback.comment")).Placeholder(s.T("feedback.comment")).OnKeyDown(v.onKeyDown)},
-			app.Button().Type("submit").DataSet("testid", "feedback-send").Text(s.T("feedback.send")),
-			textButton("", "feedback-skip", s.T("feedback.skip")).OnClick(v.skip),
-		)
+		id, label := v.commentID(), s.T("feedback.comment")
+		more = attrs(elem("form", "feedback-form",
+			&focusOnMount{ID: id, Elem: voidElem("input", "type", "text", "id", id, "data-testid", "feedback-comment",
+				"maxlength", "2000", "aria-label", label, "placeholder", label).On("keydown", v.onKeyDown)},
+			attrs(textElem("button", "", s.T("feedback.send")), "type", "submit", "data-testid", "feedback-send"),
+			textButton("", "feedback-skip", s.T("feedback.skip")).On("click", v.skip),
+		), "data-testid", "feedback-form").On("submit", v.onComment)
 	case v.Feedback != nil && v.Feedback.Comment != "":
-		more = app.Span().Class("feedback-note").DataSet("testid", "feedback-note").Text(s.T("feedback.thanks"))
+		more = attrs(textElem("span", "feedback-note", s.T("feedback.thanks")), "data-testid", "feedback-note")
 	}
-	return app.Div().Class("feedback").DataSet("testid", "feedback").DataSet("rating", r).Body(
-		thumb("up", "feedback.up"), thumb("down", "feedback.down"), more)
+	return attrs(elem("div", "feedback", thumbs[0], thumbs[1], more), "data-testid", "feedback", "data-rating", r)
 }
 
 // jumpToLatest brings a reader who scrolled up during a run back to the
@@ -349,6 +385,5 @@ func (v *FeedbackView) Render() app.UI {
 // stylesheet shows it only while the conversation is data-reading and its
 // agent running, so scrolling re-renders nothing.
 func jumpToLatest(s Settings) app.UI {
-	return textButton("jump-latest", "jump-latest", s.T("conversation.jump")).
-		OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(ActionJumpToLatest) })
+	return raiser(textButton("jump-latest", "jump-latest", s.T("conversation.jump")), ActionJumpToLatest, "")
 }

@@ -38,7 +38,7 @@ func TestSentMessageShowsItsFiles(t *testing.T) {
 	require.Equal(t, state.KindUser, u.Kind)
 	html := itemHTML(t, in("en"), u)
 	assert.Contains(t, html, `data-testid="picture"`)
-	assert.Contains(t, html, `aria-label="Open chart.png full size"`)
+	assert.Contains(t, html, `aria-label="Open full size: chart.png"`)
 	assert.Contains(t, html, `src="https://agent.example/files/f1"`)
 	assert.Contains(t, html, `alt="chart.png"`)
 	assert.Contains(t, html, `data-testid="attachment"`)
@@ -47,7 +47,9 @@ func TestSentMessageShowsItsFiles(t *testing.T) {
 	assert.Contains(t, html, `CSV · 912 B`)
 	assert.Contains(t, html, `aria-label="Copy message"`, "a user message can be copied")
 	assert.NotContains(t, html, `data-testid="edit"`, "no edit the controller does not handle")
-	assert.NotContains(t, html, "lightbox", "the full size opens on demand")
+	assert.Regexp(t, `<dialog [^>]*class="lightbox"`, html, "the full size in a dialog")
+	assert.NotRegexp(t, `<dialog [^>]*\bopen\b`, html, "opened on demand")
+	assert.Regexp(t, `<img [^>]*loading="lazy"[^>]*class="lightbox-img"|<img [^>]*class="lightbox-img"[^>]*loading="lazy"`, html, "loaded when opened")
 }
 
 func TestMessageActionsWhenOffered(t *testing.T) {

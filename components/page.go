@@ -125,9 +125,9 @@ func Chunk(items []*state.Item, i int) []*state.Item {
 // Its controls raise actions; it keeps no state.
 func Page(p PageProps) app.UI {
 	s := p.Settings
-	column := app.Main().Class("column")
+	column := elem("main", "column")
 	if p.Attach.On && !p.Starting {
-		column = dropHandlers(column)
+		column = column.On("dragover", onDragFiles).On("drop", onDragFiles)
 	}
 	shell := app.Div().Class("shell").Attr("dir", s.Locale.Dir())
 	if style := brandStyle(p.Accent); style != "" {

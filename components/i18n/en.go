@@ -250,8 +250,6 @@ var en = catalog{
 		"size.kb":                              "%s KB",
 		"size.mb":                              "%s MB",
 		"picture.unnamed":                      "Picture",
-		"picture.open":                         "Open %s full size",
-		"picture.close":                        "Close",
 		"picture.not_shown":                    "Picture not shown",
 		"export.button":                        "Export conversation",
 		"export.markdown":                      "Markdown (.md)",

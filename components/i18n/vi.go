@@ -250,8 +250,6 @@ var vi = catalog{
 		"size.kb":                              "%s KB",
 		"size.mb":                              "%s MB",
 		"picture.unnamed":                      "Hình ảnh",
-		"picture.open":                         "Mở %s cỡ lớn",
-		"picture.close":                        "Đóng",
 		"picture.not_shown":                    "Không hiển thị hình ảnh",
 		"export.button":                        "Xuất cuộc trò chuyện",
 		"export.markdown":                      "Markdown (.md)",
