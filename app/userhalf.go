@@ -11,22 +11,38 @@ import (
 )
 
 // The user's half's actions (components/messages.go, attachments.go,
-// export.go) as the page's messages.
+// export.go) as the page's messages: one handler for them all.
 func (c *Controller) mountUserHalf(ctx app.Context) {
-	c.handle(ctx, components.ActionAttachFiles, func(a app.Action) page.Msg {
-		files, ok := a.Value.(app.Value)
-		if !ok {
-			return nil
+	for _, action := range [...]string{components.ActionAttachFiles, components.ActionRemoveFile, components.ActionEditSent,
+		components.ActionFeedback, components.ActionRegenerate, components.ActionSelectBranch, components.ActionExport,
+		components.ActionJumpToLatest} {
+		c.handle(ctx, action, userHalfMsg)
+	}
+}
+
+func userHalfMsg(a app.Action) page.Msg {
+	id, _ := a.Value.(string)
+	switch a.Name {
+	case components.ActionAttachFiles:
+		if files, ok := a.Value.(app.Value); ok {
+			return page.AttachFiles{Files: pickedFiles(files)}
 		}
-		return page.AttachFiles{Files: pickedFiles(files)}
-	})
-	c.handle(ctx, components.ActionRemoveFile, func(a app.Action) page.Msg { id, _ := a.Value.(string); return page.RemoveFile{ID: id} })
-	c.handle(ctx, components.ActionEditSent, value[components.EditCommand])
-	c.handle(ctx, components.ActionFeedback, value[components.FeedbackCommand])
-	c.handle(ctx, components.ActionRegenerate, func(a app.Action) page.Msg { id, _ := a.Value.(string); return page.Regenerate{MessageID: id} })
-	c.handle(ctx, components.ActionSelectBranch, func(a app.Action) page.Msg { id, _ := a.Value.(string); return page.SelectBranch{MessageID: id} })
-	c.handle(ctx, components.ActionExport, func(a app.Action) page.Msg { f, _ := a.Value.(string); return page.Export{Format: f} })
-	c.handle(ctx, components.ActionJumpToLatest, func(app.Action) page.Msg { return page.JumpToLatest{} })
+	case components.ActionRemoveFile:
+		return page.RemoveFile{ID: id}
+	case components.ActionEditSent:
+		return value[components.EditCommand](a)
+	case components.ActionFeedback:
+		return value[components.FeedbackCommand](a)
+	case components.ActionRegenerate:
+		return page.Regenerate{MessageID: id}
+	case components.ActionSelectBranch:
+		return page.SelectBranch{MessageID: id}
+	case components.ActionExport:
+		return page.Export{Format: id}
+	case components.ActionJumpToLatest:
+		return page.JumpToLatest{}
+	}
+	return nil
 }
 
 // pickedFiles reads a JavaScript array of File objects; an image gets a

@@ -221,22 +221,22 @@ func pictureOf(img *state.Image, s Settings) app.UI {
 	return picture(img.Src, pictureName(img.Name, s), img.Width, img.Height, s)
 }
 
-// uploadRefusals word why a file cannot be attached or was refused: the
+// uploadRefusals (kind, key) word why a file cannot be attached or was refused: the
 // kinds of state.CheckUpload and those of a backend's refusal
 // (docs/protocol-extensions.md#attachments).
-var uploadRefusals = map[string]string{
-	state.UploadUnsupported: "upload.err.unsupported_type",
-	state.UploadEmpty:       "upload.err.empty_file",
-	state.UploadTooLarge:    "upload.err.too_large",
-	state.UploadTooMany:     "upload.err.too_many_files",
-	state.UploadMessageFull: "upload.err.message_too_large",
-	state.UploadOff:         "upload.err.uploads_off",
-	"type_mismatch":         "upload.err.type_mismatch",
-	"incomplete":            "upload.err.incomplete",
-	"quota_exceeded":        "upload.err.quota_exceeded",
-	"too_many_uploads":      "upload.err.too_many_uploads",
-	"storage_full":          "upload.err.storage_full",
-	"not_found":             "upload.err.not_found",
+var uploadRefusals = [...][2]string{
+	{state.UploadUnsupported, "upload.err.unsupported_type"},
+	{state.UploadEmpty, "upload.err.empty_file"},
+	{state.UploadTooLarge, "upload.err.too_large"},
+	{state.UploadTooMany, "upload.err.too_many_files"},
+	{state.UploadMessageFull, "upload.err.message_too_large"},
+	{state.UploadOff, "upload.err.uploads_off"},
+	{"type_mismatch", "upload.err.type_mismatch"},
+	{"incomplete", "upload.err.incomplete"},
+	{"quota_exceeded", "upload.err.quota_exceeded"},
+	{"too_many_uploads", "upload.err.too_many_uploads"},
+	{"storage_full", "upload.err.storage_full"},
+	{"not_found", "upload.err.not_found"},
 }
 
 // UploadRefusal says, in the page's language, why a file cannot be
@@ -244,7 +244,12 @@ var uploadRefusals = map[string]string{
 // bound it broke (bytes, or files for too_many_files). An unknown kind
 // gives the backend's own message, or a general one.
 func UploadRefusal(s Settings, name, kind string, limit int64, message string) string {
-	key, ok := uploadRefusals[kind]
+	key, ok := "", false
+	for _, r := range uploadRefusals {
+		if r[0] == kind {
+			key, ok = r[1], true
+		}
+	}
 	switch {
 	case !ok && message != "":
 		return s.T("upload.err.named", name, message)

@@ -202,6 +202,10 @@ type Topbar struct {
 func (b *Topbar) Render() app.UI {
 	s := b.Settings
 	conn := string(b.Connection)
+	var export app.UI
+	if b.Export {
+		export = &ExportMenu{Settings: s}
+	}
 	return app.Header().Class("topbar").Body(
 		app.If(b.ShowConversations, func() app.UI {
 			return app.Button().Type("button").ID(sidebarToggle).Class("icon-button conversations-toggle").
@@ -220,7 +224,7 @@ func (b *Topbar) Render() app.UI {
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[b.Connection])),
 		),
 		&PlanControl{Settings: s, Plan: b.Plan, Disabled: b.Starting},
-		app.If(b.Export, func() app.UI { return &ExportMenu{Settings: s} }),
+		export,
 		// No sources, no button (unless the panel is open: its button
 		// closes it and takes the focus back).
 		app.If(b.SourceCount > 0 || b.SourcesOpen, func() app.UI {

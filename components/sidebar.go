@@ -168,6 +168,19 @@ func (c *Sidebar) Render() app.UI {
 			items = append(items, c.entry(e))
 		}
 	}
+	var search, none app.UI
+	if searching {
+		label := s.T("conversations.search")
+		search = elem("div", "sidebar-search",
+			attrs(textElem("label", "sr-only", label), "for", searchID),
+			voidElem("input", "type", "search", "id", searchID, "data-testid", "conversations-search",
+				"placeholder", label, "value", c.query, "disabled", trueIf(c.Starting)).On("input", c.onSearch),
+		)
+	}
+	if len(items) == 0 && query != "" {
+		none = attrs(textElem("p", "sidebar-empty", s.T("conversations.no_match", strings.TrimSpace(c.query))),
+			"role", "status", "data-testid", "conversations-none")
+	}
 	return app.Div().Class("sidebar-wrap").Body(
 		app.Nav().ID(sidebarID).Class(cls).Aria("labelledby", sidebarTitleID).
 			DataSet("testid", "conversations").OnKeyDown(c.onKeyDown).Body(
@@ -182,18 +195,7 @@ func (c *Sidebar) Render() app.UI {
 				return app.P().Class("sidebar-note").Attr("role", "status").DataSet("testid", "storage-refused").
 					Text(s.T("conversations.refused"))
 			}),
-			app.If(searching, func() app.UI {
-				return app.Div().Class("sidebar-search").Body(
-					app.Label().For(searchID).Class("sr-only").Text(s.T("conversations.search")),
-					app.Input().Type("search").ID(searchID).DataSet("testid", "conversations-search").
-						Placeholder(s.T("conversations.search")).Value(c.query).Disabled(c.Starting).
-						OnInput(func(ctx app.Context, e app.Event) { c.query = e.Get("target").Get("value").String() }),
-				)
-			}),
-			app.If(len(items) == 0 && query != "", func() app.UI {
-				return app.P().Class("sidebar-empty").Attr("role", "status").DataSet("testid", "conversations-none").
-					Text(s.T("conversations.no_match", strings.TrimSpace(c.query)))
-			}),
+			search, none,
 			app.If(len(c.List.Entries) == 0, func() app.UI {
 				return app.P().Class("sidebar-empty").Text(s.T("conversations.empty"))
 			}),
@@ -205,6 +207,8 @@ func (c *Sidebar) Render() app.UI {
 		}),
 	)
 }
+
+func (c *Sidebar) onSearch(ctx app.Context, e app.Event) { c.query = e.Get("target").Get("value").String() }
 
 func (c *Sidebar) title(e ConversationEntry) string {
 	if e.Title == "" {
