@@ -75,7 +75,7 @@ func (s *Store) attachmentsOf(content json.RawMessage) []Attachment {
 		}
 		if a.Image {
 			switch {
-			case b.Data != "":
+			case b.Data != "" && len(b.Data) <= MaxInlineImageBytes/3*4+4:
 				a.Src = imageDataURL(b.MediaType, b.Data)
 			case a.URL != "" && wire.IsImageType(b.MediaType):
 				a.Src = a.URL
@@ -111,9 +111,11 @@ func (s *Store) fileURL(ref string) string {
 }
 
 // imageDataURL is a data: URL of an image's base64 bytes, "" when it is
-// not an image the page shows, the bytes are not base64 or too many.
+// not an image the page shows (the raster types every browser shows:
+// never SVG, a document that can carry script) or the bytes are not
+// base64 (what a data: URL may carry without breaking out of it).
 func imageDataURL(mediaType, data string) string {
-	if !wire.IsImageType(mediaType) || len(data) > MaxInlineImageBytes/3*4+4 {
+	if !wire.IsImageType(mediaType) && mediaType != "image/avif" {
 		return ""
 	}
 	data = strings.Map(func(r rune) rune {
@@ -129,68 +131,28 @@ func imageDataURL(mediaType, data string) string {
 			return ""
 		}
 	}
+	if data == "" {
+		return ""
+	}
 	return "data:" + mediaType + ";base64," + data
 }
 
-// imageBlock is the picture of one content block or part, in any of the
-// shapes the backends send: Anthropic's image block ({"type": "image",
-// "source": {"type": "base64", "media_type", "data"} or {"type": "url",
-// "url"}}, with Stepwise's `file`), AG-UI's image part ({"type": "image",
-// "source": {"type": "data" or "url", "value", "mimeType"}, "metadata":
-// {"filename"}}) and its earlier binary content ({"type": "binary",
-// "mimeType", "data" or "url", "filename"}).
-type imageBlock struct {
-	_      [0]func() // not comparable: no equality code in app.wasm
-	Type   string    `json:"type"`
-	Source *struct {
-		Type      string `json:"type"`
-		MediaType string `json:"media_type"`
-		MimeType  string `json:"mimeType"`
-		Data      string `json:"data"`
-		Value     string `json:"value"`
-		URL       string `json:"url"`
-	} `json:"source"`
-	MimeType string         `json:"mimeType"`
-	Data     string         `json:"data"`
-	URL      string         `json:"url"`
-	Filename string         `json:"filename"`
-	File     *wire.FileInfo `json:"file"`
-	Metadata *struct {
-		Filename string `json:"filename"`
-	} `json:"metadata"`
-}
-
-// imageOf reads one block's picture; ok is false when it is not one.
-func (s *Store) imageOf(b *imageBlock) (Image, bool) {
-	var img Image
-	var data, ref string
-	switch {
-	case b.Type == "image" && b.Source != nil:
-		src := b.Source
-		img.MediaType = firstOf(src.MediaType, src.MimeType)
-		switch src.Type {
-		case "base64", "data":
-			data = firstOf(src.Data, src.Value)
-		case "url":
-			ref = firstOf(src.URL, src.Value)
-		}
-	case b.Type == "binary" && strings.HasPrefix(b.MimeType, "image/"):
-		img.MediaType = b.MimeType
-		data, ref = b.Data, b.URL
-	default:
+// imageOf is an answer's image block (in any of imagePart's shapes, with
+// Stepwise's file info) as the picture shown; ok is false when it is not
+// one. Unlike a tool's image, one elsewhere on the web is shown.
+func (s *Store) imageOf(p *imagePart, f *wire.FileInfo) (Image, bool) {
+	mt, data, ref, name, ok := p.parts()
+	if !ok {
 		return Image{}, false
 	}
-	if f := b.File; f != nil {
-		img.Name, img.Width, img.Height = f.Name, f.Width, f.Height
-		img.MediaType = firstOf(img.MediaType, f.MediaType)
+	img := Image{MediaType: mt, Name: name}
+	if f != nil {
+		img.Name, img.Width, img.Height = firstOf(f.Name, name), f.Width, f.Height
+		img.MediaType = firstOf(mt, f.MediaType)
 		if ref == "" && data == "" {
 			ref = f.URL
 		}
 	}
-	if b.Metadata != nil {
-		img.Name = firstOf(img.Name, b.Metadata.Filename)
-	}
-	img.Name = firstOf(img.Name, b.Filename)
 	switch {
 	case data != "":
 		img.Inline = len(data) / 4 * 3
@@ -215,11 +177,11 @@ func firstOf(a, b string) string {
 // addImage adds an image block of an answer: an image item that stands
 // alone, as a text block does, or a step with is_part.
 func (s *Store) addImage(b *wire.Block) bool {
-	ib := imageBlock{Type: b.Type, File: b.File}
-	if !wire.IsNull(b.Source) && json.Unmarshal(b.Source, &ib.Source) != nil {
+	p := imagePart{Type: b.Type}
+	if !wire.IsNull(b.Source) && json.Unmarshal(b.Source, &p.Source) != nil {
 		return false
 	}
-	img, ok := s.imageOf(&ib)
+	img, ok := s.imageOf(&p, b.File)
 	if !ok {
 		return false
 	}

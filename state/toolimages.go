@@ -89,24 +89,27 @@ func collectImages(raw []byte, out *[]ToolImage, depth int) {
 	}
 }
 
-// image is the part as an image, when it is one of a type the page shows.
-func (p *imagePart) image() (ToolImage, bool) {
+// parts are the part's picture as the shapes above give it: its media
+// type, its inline bytes (base64) or its URL, and its name; ok is false
+// when the part is not a picture. A data: URL is taken apart into its
+// type and bytes, checked as inline bytes are.
+func (p *imagePart) parts() (mt, data, url, name string, ok bool) {
 	switch p.Type {
 	case "image", "file", "binary", "image-data", "media":
 	default:
-		return ToolImage{}, false
+		return "", "", "", "", false
 	}
 	src := p
-	if p.Source != nil { // Anthropic
+	if p.Source != nil { // Anthropic, AG-UI's image parts
 		src = p.Source
 	}
 	// One of the three names is set, depending on the ecosystem.
-	mt := strings.ToLower(src.MediaType + src.MimeType + src.MediaTy)
-	img := ToolImage{Name: p.Filename}
-	if p.Metadata != nil && img.Name == "" {
-		img.Name = p.Metadata.Filename
+	mt = strings.ToLower(src.MediaType + src.MimeType + src.MediaTy)
+	name = p.Filename
+	if p.Metadata != nil && name == "" {
+		name = p.Metadata.Filename
 	}
-	data, url := src.Data, src.URL
+	data, url = src.Data, src.URL
 	if v, ok := wire.StringValue(src.Value); ok && data == "" && url == "" {
 		// AG-UI's source: {type: data, value} or {type: url, value}.
 		if src.Type == "url" {
@@ -116,24 +119,29 @@ func (p *imagePart) image() (ToolImage, bool) {
 		}
 	}
 	if rest, ok := strings.CutPrefix(url, "data:"); ok && data == "" {
-		// A data: URL is taken apart and checked as base64 data is.
 		mt, data, _ = strings.Cut(rest, ";base64,")
-		mt = strings.ToLower(mt)
+		mt, url = strings.ToLower(mt), ""
 	}
+	return mt, data, url, name, true
+}
+
+// image is the part as a tool's image, when it is one the page shows.
+func (p *imagePart) image() (ToolImage, bool) {
+	mt, data, url, name, ok := p.parts()
+	img := ToolImage{Name: name}
 	switch {
+	case !ok:
 	case data != "":
-		if !shownImageType(mt) || !isBase64(data) {
-			return ToolImage{}, false
-		}
-		img.URL = "data:" + mt + ";base64," + data
+		img.URL = imageDataURL(mt, data)
+		return img, img.URL != ""
 	case strings.HasPrefix(url, "/") && !strings.HasPrefix(url, "//") && !strings.ContainsRune(url, '\\'):
 		img.URL = url // this origin's own
+		return img, true
 	case IsWebURL(url) && (mt == "" || strings.HasPrefix(mt, "image/")):
 		img.External = url
-	default:
-		return ToolImage{}, false
+		return img, true
 	}
-	return img, true
+	return ToolImage{}, false
 }
 
 // FileImage is a file (an AI SDK file part: its URL and media type) as an
@@ -144,28 +152,6 @@ func FileImage(url, mediaType string) (ToolImage, bool) {
 		return ToolImage{}, false
 	}
 	return p.image()
-}
-
-// shownImageType: the raster types every browser shows. SVG is left out:
-// it is a document, not a picture.
-func shownImageType(mt string) bool {
-	switch mt {
-	case "image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/avif":
-		return true
-	}
-	return false
-}
-
-// isBase64 reports whether s is base64 (standard alphabet, padding): what a
-// data: URL may carry without breaking out of it.
-func isBase64(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // withImages sets a tool's images from its result's content.
