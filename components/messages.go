@@ -7,7 +7,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"stepwise/state"
-	"stepwise/state/wire"
 )
 
 // The user's half of a conversation (docs/protocol-extensions.md,
@@ -292,69 +291,19 @@ func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
 		out = append(out, raiser(actionButton(s, busy, "retry", "message.regenerate", "regenerate"), ActionRegenerate, ref.ID))
 	}
 	if s.Offers.Feedback {
-		out = append(out, &FeedbackView{MessageID: ref.ID, Feedback: ref.Feedback, Settings: s})
+		out = append(out, feedbackView(ref, s))
 	}
 	return append(out, messageMeta(ref, s, busy)...)
 }
 
-// FeedbackView is an answer's thumbs up and down. Choosing one sends it at
-// once and offers a comment (optional: Skip leaves it); choosing it again
-// takes the rating back.
-type FeedbackView struct {
-	_ [0]func() // not comparable: no equality code in app.wasm
-	app.Compo
-	MessageID string
-	Feedback  *wire.Feedback
-	Settings  Settings
-
-	commenting string // the rating a comment is being written for
-	of         string // the message commenting is about (a view may be reused for another)
-}
-
-func (v *FeedbackView) rating() string {
-	if v.Feedback == nil {
-		return ""
+// feedbackView is an answer's thumbs up and down. Choosing one sends it
+// at once and offers a comment (optional: Skip leaves it); choosing it
+// again takes the rating back.
+func feedbackView(ref *state.MessageRef, s Settings) app.UI {
+	r := ""
+	if ref.Feedback != nil {
+		r = ref.Feedback.Rating
 	}
-	return v.Feedback.Rating
-}
-
-// onThumb rates the answer as the thumb clicked says (its data-rating).
-func (v *FeedbackView) onThumb(ctx app.Context, e app.Event) {
-	r := e.Get("currentTarget").Get("dataset").Get("rating").String()
-	if v.rating() == r {
-		r = "" // pressed again: taken back
-	}
-	v.commenting = r
-	ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: v.MessageID, Rating: r})
-}
-
-func (v *FeedbackView) commentID() string { return "feedback-comment-" + v.MessageID }
-
-func (v *FeedbackView) onComment(ctx app.Context, e app.Event) {
-	e.PreventDefault()
-	if box := app.Window().GetElementByID(v.commentID()); box.Truthy() {
-		if text := strings.TrimSpace(box.Get("value").String()); text != "" {
-			ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: v.MessageID, Rating: v.commenting, Comment: text})
-		}
-	}
-	v.commenting = ""
-}
-
-func (v *FeedbackView) onKeyDown(ctx app.Context, e app.Event) {
-	if e.Get("key").String() == "Escape" {
-		v.commenting = ""
-		return
-	}
-	ctx.PreventUpdate()
-}
-
-func (v *FeedbackView) skip(ctx app.Context, e app.Event) { v.commenting = "" }
-
-func (v *FeedbackView) Render() app.UI {
-	if v.of != v.MessageID {
-		v.of, v.commenting = v.MessageID, ""
-	}
-	s, r := v.Settings, v.rating()
 	thumbs := [2]app.UI{}
 	for i, t := range [2][2]string{{"up", "feedback.up"}, {"down", "feedback.down"}} {
 		rating, pressed := t[0], "false"
@@ -362,23 +311,61 @@ func (v *FeedbackView) Render() app.UI {
 			pressed = "true"
 		}
 		thumbs[i] = attrs(iconButton("msg-action thumb", "feedback-"+rating, s.T(t[1]), "thumb-"+rating),
-			"aria-pressed", pressed, "data-rating", rating).On("click", v.onThumb)
+			"aria-pressed", pressed, "data-value", ref.ID, "data-rating", rating).On("click", onThumb)
 	}
 	var more app.UI
 	switch {
-	case v.commenting != "" && v.commenting == r:
-		id, label := v.commentID(), s.T("feedback.comment")
+	case commenting.id == ref.ID && commenting.rating != "" && commenting.rating == r:
+		id, label := commentID(ref.ID), s.T("feedback.comment")
 		more = attrs(elem("form", "feedback-form",
 			&focusOnMount{ID: id, Elem: voidElem("input", "type", "text", "id", id, "data-testid", "feedback-comment",
-				"maxlength", "2000", "aria-label", label, "placeholder", label).On("keydown", v.onKeyDown)},
+				"maxlength", "2000", "aria-label", label, "placeholder", label).On("keydown", onCommentKey)},
 			attrs(textElem("button", "", s.T("feedback.send")), "type", "submit", "data-testid", "feedback-send"),
-			textButton("", "feedback-skip", s.T("feedback.skip")).On("click", v.skip),
-		), "data-testid", "feedback-form").On("submit", v.onComment)
-	case v.Feedback != nil && v.Feedback.Comment != "":
+			textButton("", "feedback-skip", s.T("feedback.skip")).On("click", skipComment),
+		), "data-testid", "feedback-form").On("submit", onComment)
+	case ref.Feedback != nil && ref.Feedback.Comment != "":
 		more = attrs(textElem("span", "feedback-note", s.T("feedback.thanks")), "data-testid", "feedback-note")
 	}
 	return attrs(elem("div", "feedback", thumbs[0], thumbs[1], more), "data-testid", "feedback", "data-rating", r)
 }
+
+// commenting is the answer whose rating's comment is being written (one
+// at a time), until it is sent or skipped.
+var commenting struct{ id, rating string }
+
+func commentID(messageID string) string { return "feedback-comment-" + messageID }
+
+// onThumb rates the answer as the thumb clicked says; the rating it had
+// pressed again is taken back.
+func onThumb(ctx app.Context, e app.Event) {
+	b := e.Get("currentTarget")
+	id, r := b.Get("dataset").Get("value").String(), b.Get("dataset").Get("rating").String()
+	if b.Get("parentElement").Get("dataset").Get("rating").String() == r {
+		r = "" // pressed again: taken back
+	}
+	commenting.id, commenting.rating = id, r
+	ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: id, Rating: r})
+}
+
+func onComment(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if box := app.Window().GetElementByID(commentID(commenting.id)); box.Truthy() {
+		if text := strings.TrimSpace(box.Get("value").String()); text != "" {
+			ctx.NewActionWithValue(ActionFeedback, FeedbackCommand{MessageID: commenting.id, Rating: commenting.rating, Comment: text})
+		}
+	}
+	skipComment(ctx, e)
+}
+
+func onCommentKey(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		skipComment(ctx, e)
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+func skipComment(ctx app.Context, e app.Event) { commenting.id, commenting.rating = "", "" }
 
 // jumpToLatest brings a reader who scrolled up during a run back to the
 // newest step. It is always in the page, after the conversation: the

@@ -188,10 +188,12 @@ func TestSidebarSearch(t *testing.T) {
 }
 
 func TestExportMenu(t *testing.T) {
-	html := render(t, &ExportMenu{Settings: in("fr")})
+	html := render(t, &Topbar{Settings: in("fr"), Export: true})
 	assert.Contains(t, html, `aria-label="Exporter la conversation"`)
 	assert.NotContains(t, html, "export-markdown", "closed until asked")
-	html = render(t, &ExportMenu{Settings: in("en"), open: true})
+	exportOpen = true
+	defer func() { exportOpen = false }()
+	html = render(t, &Topbar{Settings: in("en"), Export: true})
 	assert.Contains(t, html, `data-testid="export-markdown"`)
 	assert.Contains(t, html, `data-testid="export-json"`)
 	assert.True(t, expandedTrue(html))

@@ -204,7 +204,9 @@ func (b *Topbar) Render() app.UI {
 	conn := string(b.Connection)
 	var export app.UI
 	if b.Export {
-		export = &ExportMenu{Settings: s}
+		export = exportMenu(s)
+	} else {
+		exportOpen = false
 	}
 	return app.Header().Class("topbar").Body(
 		app.If(b.ShowConversations, func() app.UI {

@@ -208,7 +208,9 @@ func (c *Sidebar) Render() app.UI {
 	)
 }
 
-func (c *Sidebar) onSearch(ctx app.Context, e app.Event) { c.query = e.Get("target").Get("value").String() }
+func (c *Sidebar) onSearch(ctx app.Context, e app.Event) {
+	c.query = e.Get("target").Get("value").String()
+}
 
 func (c *Sidebar) title(e ConversationEntry) string {
 	if e.Title == "" {
