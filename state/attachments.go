@@ -113,7 +113,8 @@ func (s *Store) fileURL(ref string) string {
 // imageDataURL is a data: URL of an image's base64 bytes, "" when it is
 // not an image the page shows (the raster types every browser shows:
 // never SVG, a document that can carry script) or the bytes are not
-// base64 (what a data: URL may carry without breaking out of it).
+// base64 (the standard alphabet, as browsers decode a data: URL; what it
+// may carry without breaking out of it).
 func imageDataURL(mediaType, data string) string {
 	if !wire.IsImageType(mediaType) && mediaType != "image/avif" {
 		return ""
@@ -127,7 +128,7 @@ func imageDataURL(mediaType, data string) string {
 	}, data)
 	for i := 0; i < len(data); i++ {
 		c := data[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_') {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
 			return ""
 		}
 	}

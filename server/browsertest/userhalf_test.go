@@ -12,7 +12,8 @@ import (
 
 // The chart scenario's pictures: a tool's result shows its chart under
 // its row, the answer shows it as a thumbnail that opens full size in a
-// modal dialog; Escape closes it and the focus is back on the thumbnail.
+// modal dialog (the one viewer of every picture: the tool's too); Escape
+// closes it and the focus is back on the thumbnail.
 // axe-core finds nothing, open or closed.
 func TestPicturesOpenFullSize(t *testing.T) {
 	p := newPage(t)
@@ -20,7 +21,7 @@ func TestPicturesOpenFullSize(t *testing.T) {
 	p.replay("chart", "max", "en")
 	const thumb = `document.querySelector('[data-kind="image"] [data-testid="picture"]')`
 	p.waitJS(thumb+` && `+thumb+`.querySelector('img').complete && `+thumb+`.querySelector('img').naturalWidth === 320`, 10*time.Second)
-	if got := eval[string](p, thumb+`.getAttribute('aria-label')`); got != "Open fpt-6-thang.png full size" {
+	if got := eval[string](p, thumb+`.getAttribute('aria-label')`); got != "Open full size: fpt-6-thang.png" {
 		t.Errorf("the thumbnail is named %q", got)
 	}
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] > button`)))
@@ -28,19 +29,26 @@ func TestPicturesOpenFullSize(t *testing.T) {
 	p.axe("pictures")
 
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
-	p.waitJS(`(d => d && d.open && d.matches(':modal') && d.contains(document.activeElement))(document.querySelector('[data-testid="lightbox"]'))`, 5*time.Second)
-	if w := eval[float64](p, `document.querySelector('.lightbox-img').getBoundingClientRect().width`); w < 320 {
+	const lightbox = `document.querySelector('[data-kind="image"] [data-testid="lightbox"]')`
+	p.waitJS(`(d => d && d.open && d.matches(':modal') && d.contains(document.activeElement))(`+lightbox+`)`, 5*time.Second)
+	if w := eval[float64](p, lightbox+`.querySelector('.lightbox-img').getBoundingClientRect().width`); w < 320 {
 		t.Errorf("the full-size picture is %v px wide", w)
 	}
 	p.axe("lightbox")
 	p.do(chromedp.KeyEvent(kb.Escape))
-	p.waitJS(`!document.querySelector('[data-testid="lightbox"]') && document.activeElement === `+thumb, 5*time.Second)
+	p.waitJS(`!`+lightbox+`.open && document.activeElement === `+thumb, 5*time.Second)
 
 	// A click beside the picture (on the backdrop) closes it too.
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
-	p.waitJS(`document.querySelector('[data-testid="lightbox"]')?.open`, 5*time.Second)
+	p.waitJS(lightbox+`.open`, 5*time.Second)
 	p.do(chromedp.MouseClickXY(5, 5))
-	p.waitJS(`!document.querySelector('[data-testid="lightbox"]')`, 5*time.Second)
+	p.waitJS(`!`+lightbox+`.open`, 5*time.Second)
+
+	// And so does its close button, the focus back on the thumbnail.
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
+	p.waitJS(lightbox+`.open`, 5*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="lightbox-close"]`), chromedp.NodeVisible))
+	p.waitJS(`!`+lightbox+`.open && document.activeElement === `+thumb, 5*time.Second)
 }
 
 // A user message can be copied, and the actions the backend carries out
@@ -77,7 +85,7 @@ func TestPictureScreens(t *testing.T) {
 				p.waitJS(`[...document.images].every(i => i.complete)`, 5*time.Second)
 				p.screenshot(name)
 				p.do(chromedp.Click(chromedp.CSS(`[data-kind="image"] [data-testid="picture"]`)))
-				p.waitJS(`document.querySelector('[data-testid="lightbox"]')?.open`, 5*time.Second)
+				p.waitJS(`document.querySelector('[data-kind="image"] [data-testid="lightbox"]')?.open`, 5*time.Second)
 				p.screenshot(name + "-open")
 			})
 		}
