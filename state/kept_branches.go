@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"stepwise/state/wire"
@@ -342,6 +343,9 @@ func (s *Store) markKeptRefs() {
 	}
 	br := s.keptBranches()
 	ref := func(i int, parent, role string) *MessageRef {
+		if s.status != StatusRunning {
+			br.distinct(parent, heads[i].ID)
+		}
 		r := MessageRef{ID: heads[i].ID, Role: role, ParentID: parent, Index: 1, Count: 1}
 		if ids := siblings(br, parent, r.ID); len(ids) > 1 {
 			r.Count, r.Index, r.Siblings = len(ids), slices.Index(ids, r.ID)+1, ids
@@ -387,6 +391,36 @@ func (s *Store) markKeptRefs() {
 		if r := want[it]; !sameRef(it.Message, r) {
 			it.Message = r
 			s.touch(it)
+		}
+	}
+}
+
+// distinct renames the version put away that has the id of the one shown
+// after parent: an agent that names its messages by their count (msg-2)
+// gives a regenerated answer the id of the one before. The version put
+// away takes id~N, with its rating; the one shown keeps the agent's id.
+func (br *KeptBranches) distinct(parent, id string) {
+	for i := range br.Off {
+		b := &br.Off[i]
+		if b.Parent != parent || b.First != id {
+			continue
+		}
+		renamed := id
+		for n := 1; slices.Contains(siblings(br, parent, id), renamed); n++ {
+			renamed = id + "~" + strconv.Itoa(n)
+		}
+		var msgs []map[string]json.RawMessage
+		if json.Unmarshal(b.Messages, &msgs) == nil && len(msgs) > 0 {
+			msgs[0]["id"], _ = json.Marshal(renamed)
+			b.Messages, _ = json.Marshal(msgs)
+		}
+		b.First = renamed
+		if k := slices.Index(br.Order[parent], id); k >= 0 {
+			br.Order[parent][k] = renamed
+		}
+		if f, ok := br.Feedback[id]; ok {
+			br.Feedback[renamed] = f
+			delete(br.Feedback, id)
 		}
 	}
 }

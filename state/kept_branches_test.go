@@ -145,3 +145,28 @@ func TestAGUIFilesAndRegenerate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, r2.Items()[0].Attachments, 2)
 }
+
+// An agent that names its messages by their count gives a regenerated
+// answer the id of the one before: the one put away is renamed, both
+// versions stay.
+func TestRegeneratedAnswerWithTheSameID(t *testing.T) {
+	s := keptStore(KeptAsAISDK)
+	_, err := s.ApplyLocal(UserSent{Text: "hi"})
+	require.NoError(t, err)
+	applyTo(s, uiAnswer("a1", "One.")...)
+	_, err = s.ApplyLocal(Rated{MessageID: "a1", Rating: "down"})
+	require.NoError(t, err)
+	_, err = s.ApplyLocal(Regenerated{MessageID: "a1"})
+	require.NoError(t, err)
+	applyTo(s, uiAnswer("a1", "Two.")...)
+	r := refs(s)
+	require.Len(t, r, 2)
+	assert.Equal(t, []string{"a1~1", "a1"}, r[1].Siblings)
+	assert.Nil(t, r[1].Feedback, "the rating was the other version's")
+	_, err = s.ApplyLocal(BranchChosen{MessageID: "a1~1"})
+	require.NoError(t, err)
+	assert.Equal(t, "One.", s.Items()[len(s.Items())-1].Text)
+	r = refs(s)
+	assert.Equal(t, 1, r[1].Index)
+	require.NotNil(t, r[1].Feedback)
+}
