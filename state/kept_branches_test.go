@@ -170,3 +170,14 @@ func TestRegeneratedAnswerWithTheSameID(t *testing.T) {
 	assert.Equal(t, 1, r[1].Index)
 	require.NotNil(t, r[1].Feedback)
 }
+
+// An AI SDK answer is whole at its finish chunk: it gets its actions (copy,
+// regenerate), as an AG-UI answer at RUN_FINISHED.
+func TestAISDKAnswerIsFinalAtFinish(t *testing.T) {
+	s := keptStore(KeptAsAISDK)
+	_, err := s.ApplyLocal(UserSent{Text: "hi"})
+	require.NoError(t, err)
+	applyTo(s, uiAnswer("a1", "One.")...)
+	items := s.Items()
+	assert.True(t, items[len(items)-1].Answer)
+}
