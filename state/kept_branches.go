@@ -284,6 +284,8 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 		}
 	case run:
 		s.startRun(editedText(ev), files...)
+	default:
+		s.settleRestored()
 	}
 	s.markKeptRefs()
 	s.changes.List, s.changes.Status, s.changes.Sources, s.changes.Pending = true, true, true, true
@@ -321,6 +323,15 @@ func (s *Store) keptBranches() *KeptBranches {
 		*b = &KeptBranches{}
 	}
 	return *b
+}
+
+// settleRestored ends the last turn of a conversation shown again (its
+// answer gets its copy button and actions), unless a card waits in it.
+func (s *Store) settleRestored() {
+	if len(s.pending) == 0 {
+		s.endTurn()
+	}
+	s.markKeptRefs()
 }
 
 // markKeptRefs puts the path's refs on the items: each user message's on

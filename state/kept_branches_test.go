@@ -181,3 +181,35 @@ func TestAISDKAnswerIsFinalAtFinish(t *testing.T) {
 	items := s.Items()
 	assert.True(t, items[len(items)-1].Answer)
 }
+
+// A conversation shown again (a reload, another version) has its last
+// answer whole: its copy button and actions.
+func TestRestoredAnswerIsWhole(t *testing.T) {
+	for _, kept := range []Kept{KeptAsAGUI, KeptAsAISDK} {
+		s := keptStore(kept)
+		_, err := s.ApplyLocal(UserSent{Text: "hi"})
+		require.NoError(t, err)
+		if kept == KeptAsAGUI {
+			applyTo(s, `{"type":"RUN_STARTED","threadId":"id1","runId":"id2"}`, `{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`,
+				`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"One."}`, `{"type":"TEXT_MESSAGE_END","messageId":"m1"}`, `{"type":"RUN_FINISHED","threadId":"id1","runId":"id2"}`)
+		} else {
+			applyTo(s, uiAnswer("m1", "One.")...)
+		}
+		r := keptStore(kept)
+		ev := Restored{}
+		if kept == KeptAsAGUI {
+			c := s.AGUIConversation()
+			ev.AGUI = &c
+		} else {
+			c := s.UIConversation()
+			ev.UI = &c
+		}
+		_, err = r.ApplyLocal(ev)
+		require.NoError(t, err)
+		items := r.Items()
+		last := items[len(items)-1]
+		assert.True(t, last.Answer, "kept %d", kept)
+		require.NotNil(t, last.Message)
+		assert.Equal(t, "m1", last.Message.ID)
+	}
+}

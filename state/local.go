@@ -197,7 +197,7 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 		default:
 			return Changes{}, errors.New("nothing to restore")
 		}
-		s.markKeptRefs()
+		s.settleRestored()
 		return s.changes, nil
 	case Edited, Regenerated, BranchChosen, Rated:
 		return s.applyKept(ev)
