@@ -3,7 +3,6 @@ package agent
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -94,8 +93,11 @@ func feedbackBody(p Protocol, conv *state.Store, r backend.Rate) []byte {
 // rated is a rating's outcome: kept with the conversation when the
 // endpoint took it (any 2xx), else said, the thumbs as they were.
 func (b *Backend) rated(r backend.Rate, status int, err error) {
-	if err == nil && (status < 200 || status > 299) {
-		err = errors.New("the feedback endpoint answered " + strconv.Itoa(status))
+	switch {
+	case err != nil:
+		err = &backend.CommandError{Type: "feedback_refused", Message: err.Error()}
+	case status < 200 || status > 299:
+		err = &backend.CommandError{Type: "feedback_refused", Message: "HTTP " + strconv.Itoa(status)}
 	}
 	if err == nil {
 		b.deliver(backend.Happened{Event: state.Rated{MessageID: r.MessageID, Rating: r.Rating, Comment: r.Comment}})

@@ -108,7 +108,7 @@ func TestFeedbackBody(t *testing.T) {
 	// Kept only when the endpoint took it.
 	f := newFake(t, sdk)
 	f.rated(backend.Rate{ID: "c1", MessageID: "a1", Rating: "up"}, 500, nil)
-	assert.EqualError(t, f.applied[len(f.applied)-1].(backend.Outcome).Err, "the feedback endpoint answered 500")
+	assert.Equal(t, &backend.CommandError{Type: "feedback_refused", Message: "HTTP 500"}, f.applied[len(f.applied)-1].(backend.Outcome).Err)
 	f.rated(backend.Rate{ID: "c2", MessageID: "a1", Rating: "up"}, 204, nil)
 	assert.Equal(t, backend.Outcome{CommandID: "c2"}, f.applied[len(f.applied)-1])
 	assert.Equal(t, backend.Happened{Event: state.Rated{MessageID: "a1", Rating: "up"}}, f.applied[len(f.applied)-2])
