@@ -216,6 +216,20 @@ func testAISDKUserHalf(t *testing.T, major string) {
 	p.reload()
 	p.waitConnected()
 	p.waitJS(versionsAfterReload+` && `+pictureSent, 20*time.Second)
+	// Export works from the view model here too: the version shown, its file.
+	eval[bool](p, `(() => { window.__downloads = [];
+		const make = URL.createObjectURL;
+		URL.createObjectURL = b => { const u = make(b); b.text().then(t => window.__downloads.push(t)); return u; };
+		HTMLAnchorElement.prototype.click = function () { if (this.download) window.__downloads.push(this.download); };
+		return true; })()`)
+	p.click(`[data-testid="export"]`)
+	p.waitJS(`document.querySelector('[data-testid="export-markdown"]')`, 5*time.Second)
+	p.click(`[data-testid="export-markdown"]`)
+	p.waitJS(`window.__downloads.length === 2`, 5*time.Second)
+	if got := eval[[]string](p, `window.__downloads`); !strings.HasSuffix(got[0], ".md") || !strings.Contains(got[1], "Describe it") || !strings.Contains(got[1], "chart.png") || !strings.Contains(got[1], "31 degrees") {
+		t.Errorf("Markdown export: %q", got)
+	}
+
 	p.click(`.answer-actions [data-testid="branch-previous"]`)
 	p.waitJS(answerBranch+`?.textContent.includes("1 / 2") && document.querySelector('[data-testid="feedback-up"]') && !document.querySelector('[data-testid="feedback"] [aria-pressed="true"]')`, 10*time.Second, `window.stepwise.view()`)
 }
