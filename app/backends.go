@@ -49,6 +49,7 @@ func newAgent(cfg Config, store state.Options, p agent.Protocol) backend.Backend
 		Silence:       cfg.SilenceTimeout,
 		Store:         store,
 		Conversations: persist.OpenAgentConversations,
+		FeedbackURL:   cfg.FeedbackURL,
 	})
 }
 

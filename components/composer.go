@@ -120,7 +120,10 @@ func (c *Composer) Render() app.UI {
 			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
 		)
 	}
-	var chips, attach app.UI
+	// The chips' place is kept while there are none: go-app matches
+	// children by position, and the textarea shifted by the first chip
+	// would be made anew, losing what was typed.
+	var chips, attach app.UI = app.Text(""), nil
 	if len(c.Attach.Files) > 0 {
 		chips = draftChips(s, c.Attach.Files)
 	}

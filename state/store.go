@@ -826,6 +826,9 @@ func (s *Store) setStatus(st AgentStatus) {
 	}
 	s.status = st
 	s.changes.Status = true
+	if st != StatusRunning {
+		s.markKeptRefs() // a run's answer is whole: its controls come
+	}
 }
 
 func (s *Store) setToolStatus(it *Item, st ToolStatus) {

@@ -220,6 +220,10 @@ type Uploaded struct {
 	File  wire.UploadedFile
 	Err   error
 	Limit int64
+	// Block, when set, is the block that sends the file (its bytes read
+	// in the browser, where the page keeps the conversation), not one
+	// naming File.FileID.
+	Block *wire.ContentBlock
 }
 
 // A Command is what the page asks of its backend. The types below are the

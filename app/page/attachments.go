@@ -114,6 +114,9 @@ func (m *Model) uploaded(ev backend.Uploaded) {
 	}
 	f.Done, f.Progress = true, 1
 	f.block = wire.FileBlock(ev.File.FileID, ev.File.FileInfo)
+	if ev.Block != nil {
+		f.block = *ev.Block
+	}
 }
 
 // removeFile takes a file off the message being written.

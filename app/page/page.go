@@ -540,6 +540,14 @@ func (m *Model) errorText(err error) string {
 		return m.settings.T("send.conversation_too_large", components.FormatBytes(m.settings, tooLarge.Size), components.FormatBytes(m.settings, tooLarge.Limit))
 	case errors.As(err, &tooLarge):
 		return m.settings.T("send.message_too_large", components.FormatBytes(m.settings, tooLarge.Size), components.FormatBytes(m.settings, tooLarge.Limit))
+	case errors.Is(err, state.ErrNoSuchMessage):
+		return m.settings.T("message.gone")
+	}
+	var ce *backend.CommandError
+	if errors.As(err, &ce) && ce.Type == "busy" && ce.Message == "" {
+		return m.settings.T("message.busy")
+	} else if ce != nil && ce.Type == "feedback_refused" {
+		return m.settings.T("feedback.failed", ce.Message)
 	}
 	return m.settings.T("send.failed", err.Error())
 }

@@ -75,7 +75,7 @@ func (m *Model) dispatchMessage(id int) {
 		return
 	}
 	o.after = len(userTexts(m.store))
-	ch, err := m.store.ApplyLocal(state.UserSent{Text: o.Text})
+	ch, err := m.store.ApplyLocal(state.UserSent{Text: o.Text, Files: blocks(o.files)})
 	if err != nil {
 		o.State, o.Error, o.command = components.OutgoingFailed, m.reasonText(err), ""
 		m.announce.say(m.settings.T("outbox.failed", o.Error))

@@ -230,6 +230,8 @@ var en = catalog{
 		"message.save":                         "Save and send",
 		"message.cancel":                       "Cancel",
 		"message.busy":                         "Wait until the agent has finished",
+		"message.gone":                         "This message is no longer in the conversation.",
+		"feedback.failed":                      "Your rating was not sent: %s",
 		"message.version":                      "Version %d of %d",
 		"message.previous":                     "Previous version",
 		"message.next":                         "Next version",

@@ -230,6 +230,8 @@ var vi = catalog{
 		"message.save":                         "Lưu và gửi",
 		"message.cancel":                       "Hủy",
 		"message.busy":                         "Hãy chờ trợ lý làm xong",
+		"message.gone":                         "Tin nhắn này không còn trong cuộc trò chuyện.",
+		"feedback.failed":                      "Chưa gửi được đánh giá của bạn: %s",
 		"message.version":                      "Phiên bản %d trên %d",
 		"message.previous":                     "Phiên bản trước",
 		"message.next":                         "Phiên bản sau",
