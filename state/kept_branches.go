@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -35,14 +36,15 @@ type KeptBranches struct {
 // OffBranch is the rest of a path not shown: its messages from the one
 // after Parent ("" for the conversation's start), which is First, with
 // the notes and answered interrupts shown among them (At counted from
-// First).
+// First). Each message is the protocol's, as the page wrote it (its id
+// first).
 type OffBranch struct {
-	Parent   string          `json:"parent"`
-	First    string          `json:"first"`
-	User     bool            `json:"user,omitempty"` // First is a user message (an edit's)
-	Messages json.RawMessage `json:"messages"`
-	Notes    []ShownNote     `json:"notes,omitempty"`
-	Answered []OpenInterrupt `json:"answered,omitempty"`
+	Parent   string            `json:"parent"`
+	First    string            `json:"first"`
+	User     bool              `json:"user,omitempty"` // First is a user message (an edit's)
+	Messages []json.RawMessage `json:"messages"`
+	Notes    []ShownNote       `json:"notes,omitempty"`
+	Answered []OpenInterrupt   `json:"answered,omitempty"`
 }
 
 // The person's actions on a browser-kept conversation's messages: each
@@ -53,13 +55,19 @@ type (
 	// Edited: a new version of the user message that follows ParentID
 	// ("" for the conversation's start), with Text and that message's
 	// files.
-	Edited struct{ ParentID, Text string }
+	Edited struct {
+		_              [0]func() // not comparable: no equality code
+		ParentID, Text string
+	}
 	// Regenerated: a new version of answer MessageID.
 	Regenerated struct{ MessageID string }
 	// BranchChosen: the path goes through version MessageID.
 	BranchChosen struct{ MessageID string }
 	// Rated: answer MessageID's rating ("" takes it back) and comment.
-	Rated struct{ MessageID, Rating, Comment string }
+	Rated struct {
+		_                          [0]func()
+		MessageID, Rating, Comment string
+	}
 )
 
 func (Edited) local()       {}
@@ -73,9 +81,10 @@ var ErrNoSuchMessage = errors.New("this message is no longer in the conversation
 
 // msgHead is what the branch operations read of a protocol message.
 type msgHead struct {
-	ID            string `json:"id"`
-	Role          string `json:"role"`
-	SubagentRunID string `json:"subagentRunId,omitempty"`
+	_             [0]func() // not comparable: no equality code
+	ID            string    `json:"id"`
+	Role          string    `json:"role"`
+	SubagentRunID string    `json:"subagentRunId,omitempty"`
 }
 
 // user: a message of the person's (a sub-agent's user messages belong to
@@ -106,9 +115,15 @@ func newKeptPath(msgs any, notes []ShownNote, answered []OpenInterrupt, br *Kept
 	recast(msgs, &p.msgs)
 	p.heads = make([]msgHead, len(p.msgs))
 	for i, m := range p.msgs {
-		_ = json.Unmarshal(m, &p.heads[i])
+		p.heads[i] = headOf(m)
 	}
 	return p
+}
+
+// headOf reads a message's head.
+func headOf(m json.RawMessage) (h msgHead) {
+	_ = json.Unmarshal(m, &h)
+	return h
 }
 
 // index is the position of message id on the path, -1 when absent.
@@ -146,14 +161,13 @@ func siblings(br *KeptBranches, parent, current string) []string {
 // answered interrupts after position keep) and leaves the path before it;
 // the versions after i's parent keep their order.
 func (p *keptPath) cut(i, keep int) {
-	parent := p.parentOf(i)
-	if p.br.Order == nil {
-		p.br.Order = map[string][]string{}
-	}
 	if i < len(p.msgs) {
+		parent := p.parentOf(i)
+		if p.br.Order == nil {
+			p.br.Order = map[string][]string{}
+		}
 		p.br.Order[parent] = siblings(p.br, parent, p.heads[i].ID)
-		raw, _ := json.Marshal(p.msgs[i:])
-		b := OffBranch{Parent: parent, First: p.heads[i].ID, User: p.heads[i].user(), Messages: raw}
+		b := OffBranch{Parent: parent, First: p.heads[i].ID, User: p.heads[i].user(), Messages: slices.Clone(p.msgs[i:])}
 		p.notes, b.Notes = splitAt(p.notes, keep, i, func(n *ShownNote) *int { return &n.At })
 		p.answered, b.Answered = splitAt(p.answered, keep, i, func(o *OpenInterrupt) *int { return &o.At })
 		p.br.Off = append(p.br.Off, b)
@@ -195,12 +209,8 @@ func (p *keptPath) choose(id string) error {
 	}
 	p.br.Off = slices.Delete(p.br.Off, bi, bi+1)
 	p.cut(i, keep)
-	var msgs []json.RawMessage
-	_ = json.Unmarshal(b.Messages, &msgs)
-	for _, m := range msgs {
-		var h msgHead
-		_ = json.Unmarshal(m, &h)
-		p.msgs, p.heads = append(p.msgs, m), append(p.heads, h)
+	for _, m := range b.Messages {
+		p.msgs, p.heads = append(p.msgs, m), append(p.heads, headOf(m))
 	}
 	for _, n := range b.Notes {
 		n.At += i
@@ -345,7 +355,7 @@ func (s *Store) markKeptRefs() {
 	var heads []msgHead
 	if kept == KeptAsAGUI {
 		for _, m := range s.dialect.agui.conv.Messages {
-			heads = append(heads, msgHead{m.ID, m.Role, m.SubagentRunID})
+			heads = append(heads, msgHead{ID: m.ID, Role: m.Role, SubagentRunID: m.SubagentRunID})
 		}
 	} else {
 		for _, m := range s.dialect.ui.conv.Messages {
@@ -353,19 +363,6 @@ func (s *Store) markKeptRefs() {
 		}
 	}
 	br := s.keptBranches()
-	ref := func(i int, parent, role string) *MessageRef {
-		if s.status != StatusRunning {
-			br.distinct(parent, heads[i].ID)
-		}
-		r := MessageRef{ID: heads[i].ID, Role: role, ParentID: parent, Index: 1, Count: 1}
-		if ids := siblings(br, parent, r.ID); len(ids) > 1 {
-			r.Count, r.Index, r.Siblings = len(ids), slices.Index(ids, r.ID)+1, ids
-		}
-		if f, ok := br.Feedback[r.ID]; ok && role == "assistant" {
-			r.Feedback = &f
-		}
-		return &r
-	}
 	// The refs of the user messages and answers, in order.
 	var users, answers []*MessageRef
 	for i := 0; i < len(heads); i++ {
@@ -376,34 +373,44 @@ func (s *Store) markKeptRefs() {
 		if i > 0 {
 			parent = heads[i-1].ID
 		}
-		users = append(users, ref(i, parent, "user"))
+		users = append(users, s.keptRef(br, heads[i].ID, parent, "user"))
 		var a *MessageRef
 		if i+1 < len(heads) && !heads[i+1].user() {
-			a = ref(i+1, heads[i].ID, "assistant")
+			a = s.keptRef(br, heads[i+1].ID, heads[i].ID, "assistant")
 		}
 		answers = append(answers, a)
 	}
-	want := map[*Item]*MessageRef{}
 	u := -1
 	for i, it := range s.items {
+		var want *MessageRef
 		if it.Kind == KindUser {
 			u++
 			if u < len(users) {
-				want[it] = users[u]
+				want = users[u]
 			}
-			continue
+		} else if last := i+1 == len(s.items) || s.items[i+1].Kind == KindUser; last && u >= 0 && u < len(answers) && !(u+1 == len(users) && s.status == StatusRunning) {
+			want = answers[u]
 		}
-		last := i+1 == len(s.items) || s.items[i+1].Kind == KindUser
-		if last && u >= 0 && u < len(answers) && answers[u] != nil && !(u+1 == len(users) && s.status == StatusRunning) {
-			want[it] = answers[u]
-		}
-	}
-	for _, it := range s.items {
-		if r := want[it]; !sameRef(it.Message, r) {
-			it.Message = r
+		if !sameRef(it.Message, want) {
+			it.Message = want
 			s.touch(it)
 		}
 	}
+}
+
+// keptRef is the ref of message id, which follows parent.
+func (s *Store) keptRef(br *KeptBranches, id, parent, role string) *MessageRef {
+	if s.status != StatusRunning {
+		br.distinct(parent, id)
+	}
+	r := &MessageRef{ID: id, Role: role, ParentID: parent, Index: 1, Count: 1}
+	if ids := siblings(br, parent, id); len(ids) > 1 {
+		r.Count, r.Index, r.Siblings = len(ids), slices.Index(ids, id)+1, ids
+	}
+	if f, ok := br.Feedback[id]; ok && role == "assistant" {
+		r.Feedback = &f
+	}
+	return r
 }
 
 // distinct renames the version put away that has the id of the one shown
@@ -420,10 +427,8 @@ func (br *KeptBranches) distinct(parent, id string) {
 		for n := 1; slices.Contains(siblings(br, parent, id), renamed); n++ {
 			renamed = id + "~" + strconv.Itoa(n)
 		}
-		var msgs []map[string]json.RawMessage
-		if json.Unmarshal(b.Messages, &msgs) == nil && len(msgs) > 0 {
-			msgs[0]["id"], _ = json.Marshal(renamed)
-			b.Messages, _ = json.Marshal(msgs)
+		if len(b.Messages) > 0 {
+			b.Messages[0] = withID(b.Messages[0], id, renamed)
 		}
 		b.First = renamed
 		if k := slices.Index(br.Order[parent], id); k >= 0 {
@@ -434,4 +439,16 @@ func (br *KeptBranches) distinct(parent, id string) {
 			delete(br.Feedback, id)
 		}
 	}
+}
+
+// withID is message m with id renamed: the page writes a message with its
+// id first.
+func withID(m json.RawMessage, id, renamed string) json.RawMessage {
+	was, _ := json.Marshal(id)
+	rest, ok := bytes.CutPrefix(m, slices.Concat([]byte(`{"id":`), was))
+	if !ok {
+		return m
+	}
+	now, _ := json.Marshal(renamed)
+	return slices.Concat([]byte(`{"id":`), now, rest)
 }

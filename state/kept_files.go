@@ -20,6 +20,7 @@ import (
 
 // keptFile is a file of a user message: its bytes (base64) or a URL.
 type keptFile struct {
+	_               [0]func() // not comparable: no equality code
 	Name, MediaType string
 	Data, URL       string
 }
@@ -63,6 +64,7 @@ func (f keptFile) dataURL() string {
 // aguiPart is an AG-UI content part (@ag-ui/core 1.0's ContentPart), and
 // the earlier binary content as it is read.
 type aguiPart struct {
+	_        [0]func()     // not comparable: no equality code
 	Type     string        `json:"type"`
 	Text     string        `json:"text,omitempty"`
 	Source   *aguiSource   `json:"source,omitempty"`
@@ -74,9 +76,10 @@ type aguiPart struct {
 }
 
 type aguiSource struct {
-	Type     string `json:"type"`
-	Value    string `json:"value"`
-	MimeType string `json:"mimeType,omitempty"`
+	_        [0]func() // not comparable: no equality code
+	Type     string    `json:"type"`
+	Value    string    `json:"value"`
+	MimeType string    `json:"mimeType,omitempty"`
 }
 
 type aguiPartMeta struct {
@@ -99,12 +102,12 @@ func aguiUserContent(text string, files []keptFile) json.RawMessage {
 		if wire.IsImageType(f.MediaType) {
 			p.Type = "image"
 		}
-		p.Source = &aguiSource{"data", f.Data, f.MediaType}
+		p.Source = &aguiSource{Type: "data", Value: f.Data, MimeType: f.MediaType}
 		if f.Data == "" {
 			p.Source.Type, p.Source.Value = "url", f.URL
 		}
 		if f.Name != "" {
-			p.Metadata = &aguiPartMeta{f.Name}
+			p.Metadata = &aguiPartMeta{Filename: f.Name}
 		}
 		parts = append(parts, p)
 	}

@@ -68,11 +68,12 @@ func shows(id string) func(conv *state.Store) bool {
 // Feedback is what -feedback-url receives
 // (docs/protocol-extensions.md#feedback).
 type Feedback struct {
-	Protocol       string  `json:"protocol"`
-	ConversationID string  `json:"conversation_id"`
-	MessageID      string  `json:"message_id"`
-	Rating         *string `json:"rating"` // null: taken back
-	Comment        string  `json:"comment,omitempty"`
+	_              [0]func() // not comparable: no equality code
+	Protocol       string    `json:"protocol"`
+	ConversationID string    `json:"conversation_id"`
+	MessageID      string    `json:"message_id"`
+	Rating         *string   `json:"rating"` // null: taken back
+	Comment        string    `json:"comment,omitempty"`
 }
 
 // feedbackBody is the POST of a rating.
