@@ -91,13 +91,15 @@ type msgHead struct {
 // the answer that holds them).
 func (h msgHead) user() bool { return h.Role == "user" && h.SubagentRunID == "" }
 
-// keptPath is the path of a conversation, its messages as JSON.
+// keptPath is the path of a conversation, read from either protocol's
+// conversation (AGUIConversation, UIConversation: the fields they share),
+// its messages as JSON. Its fields are written back whole (no omitempty).
 type keptPath struct {
-	msgs     []json.RawMessage
+	Messages []json.RawMessage `json:"messages"`
+	Notes    []ShownNote       `json:"notes"`
+	Answered []OpenInterrupt   `json:"answered"`
+	Branches *KeptBranches     `json:"branches"`
 	heads    []msgHead
-	notes    []ShownNote
-	answered []OpenInterrupt
-	br       *KeptBranches
 }
 
 // recast copies src into dst through JSON (a protocol's messages to raw
@@ -107,14 +109,14 @@ func recast(src, dst any) {
 	_ = json.Unmarshal(raw, dst)
 }
 
-func newKeptPath(msgs any, notes []ShownNote, answered []OpenInterrupt, br *KeptBranches) *keptPath {
-	p := &keptPath{notes: notes, answered: answered, br: br}
-	if p.br == nil {
-		p.br = &KeptBranches{}
+func newKeptPath(conv any) *keptPath {
+	p := &keptPath{}
+	recast(conv, p)
+	if p.Branches == nil {
+		p.Branches = &KeptBranches{}
 	}
-	recast(msgs, &p.msgs)
-	p.heads = make([]msgHead, len(p.msgs))
-	for i, m := range p.msgs {
+	p.heads = make([]msgHead, len(p.Messages))
+	for i, m := range p.Messages {
 		p.heads[i] = headOf(m)
 	}
 	return p
@@ -161,18 +163,18 @@ func siblings(br *KeptBranches, parent, current string) []string {
 // answered interrupts after position keep) and leaves the path before it;
 // the versions after i's parent keep their order.
 func (p *keptPath) cut(i, keep int) {
-	if i < len(p.msgs) {
+	if i < len(p.Messages) {
 		parent := p.parentOf(i)
-		if p.br.Order == nil {
-			p.br.Order = map[string][]string{}
+		if p.Branches.Order == nil {
+			p.Branches.Order = map[string][]string{}
 		}
-		p.br.Order[parent] = siblings(p.br, parent, p.heads[i].ID)
-		b := OffBranch{Parent: parent, First: p.heads[i].ID, User: p.heads[i].user(), Messages: slices.Clone(p.msgs[i:])}
-		p.notes, b.Notes = splitAt(p.notes, keep, i, func(n *ShownNote) *int { return &n.At })
-		p.answered, b.Answered = splitAt(p.answered, keep, i, func(o *OpenInterrupt) *int { return &o.At })
-		p.br.Off = append(p.br.Off, b)
+		p.Branches.Order[parent] = siblings(p.Branches, parent, p.heads[i].ID)
+		b := OffBranch{Parent: parent, First: p.heads[i].ID, User: p.heads[i].user(), Messages: slices.Clone(p.Messages[i:])}
+		p.Notes, b.Notes = splitAt(p.Notes, keep, i, func(n *ShownNote) *int { return &n.At })
+		p.Answered, b.Answered = splitAt(p.Answered, keep, i, func(o *OpenInterrupt) *int { return &o.At })
+		p.Branches.Off = append(p.Branches.Off, b)
 	}
-	p.msgs, p.heads = p.msgs[:i], p.heads[:i]
+	p.Messages, p.heads = p.Messages[:i], p.heads[:i]
 }
 
 // splitAt splits list at the entries shown after position keep: those
@@ -192,11 +194,11 @@ func splitAt[T any](list []T, keep, base int, at func(*T) *int) (kept, moved []T
 // choose makes the path go through version id: the path's rest from
 // there is put away, and the version's comes back as it was shown.
 func (p *keptPath) choose(id string) error {
-	bi := slices.IndexFunc(p.br.Off, func(b OffBranch) bool { return b.First == id })
+	bi := slices.IndexFunc(p.Branches.Off, func(b OffBranch) bool { return b.First == id })
 	if bi < 0 {
 		return ErrNoSuchMessage
 	}
-	b := p.br.Off[bi]
+	b := p.Branches.Off[bi]
 	i := 0
 	if b.Parent != "" {
 		if i = p.index(b.Parent) + 1; i == 0 {
@@ -207,18 +209,18 @@ func (p *keptPath) choose(id string) error {
 	if b.User {
 		keep = i
 	}
-	p.br.Off = slices.Delete(p.br.Off, bi, bi+1)
+	p.Branches.Off = slices.Delete(p.Branches.Off, bi, bi+1)
 	p.cut(i, keep)
 	for _, m := range b.Messages {
-		p.msgs, p.heads = append(p.msgs, m), append(p.heads, headOf(m))
+		p.Messages, p.heads = append(p.Messages, m), append(p.heads, headOf(m))
 	}
 	for _, n := range b.Notes {
 		n.At += i
-		p.notes = append(p.notes, n)
+		p.Notes = append(p.Notes, n)
 	}
 	for _, o := range b.Answered {
 		o.At += i
-		p.answered = append(p.answered, o)
+		p.Answered = append(p.Answered, o)
 	}
 	return nil
 }
@@ -233,16 +235,16 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 	if r, ok := ev.(Rated); ok {
 		return s.rate(r)
 	}
-	var p *keptPath
 	var agui AGUIConversation
 	var ui UIConversation
+	var conv any = &ui
 	if kept == KeptAsAGUI {
 		agui = s.AGUIConversation()
-		p = newKeptPath(agui.Messages, agui.Notes, agui.Answered, agui.Branches)
+		conv = &agui
 	} else {
 		ui = s.UIConversation()
-		p = newKeptPath(ui.Messages, ui.Notes, nil, ui.Branches)
 	}
+	p := newKeptPath(conv)
 	var files []keptFile
 	run, regenerate := false, ""
 	switch ev := ev.(type) {
@@ -251,10 +253,10 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 		if ev.ParentID != "" {
 			i = p.index(ev.ParentID) + 1
 		}
-		if i <= 0 && ev.ParentID != "" || i >= len(p.msgs) || !p.heads[i].user() {
+		if i <= 0 && ev.ParentID != "" || i >= len(p.Messages) || !p.heads[i].user() {
 			return Changes{}, ErrNoSuchMessage
 		}
-		files = filesOfMessage(p.msgs[i])
+		files = filesOfMessage(p.Messages[i])
 		if strings.TrimSpace(ev.Text) == "" && len(files) == 0 {
 			return Changes{}, errors.New("an empty message")
 		}
@@ -272,16 +274,17 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 			return Changes{}, err
 		}
 	}
+	// Written over cleared fields: JSON decoded into a slice's old
+	// elements would keep the fields the new ones leave out.
+	agui.Messages, agui.Notes, agui.Answered, ui.Messages, ui.Notes = nil, nil, nil, nil, nil
+	recast(p, conv)
 	if kept == KeptAsAGUI {
-		recast(p.msgs, &agui.Messages)
-		agui.Notes, agui.Answered, agui.Branches = p.notes, p.answered, p.br
 		if !run {
 			agui.Interrupts = nil // they belong to the path put away
 		}
 		s.restoreAGUI(agui)
 	} else {
-		recast(p.msgs, &ui.Messages)
-		ui.Notes, ui.Branches, ui.Active = p.notes, p.br, nil
+		ui.Active = nil
 		s.restoreUI(ui)
 	}
 	switch {

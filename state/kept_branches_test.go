@@ -213,3 +213,38 @@ func TestRestoredAnswerIsWhole(t *testing.T) {
 		assert.Equal(t, "m1", last.Message.ID)
 	}
 }
+
+// Choosing a version writes its messages over the path's whole: nothing
+// of the version put away (its tool calls) stays in the one shown.
+func TestChosenVersionKeepsNothingOfTheOther(t *testing.T) {
+	s := keptStore(KeptAsAGUI)
+	_, err := s.ApplyLocal(UserSent{Text: "Weather?"})
+	require.NoError(t, err)
+	_, _ = s.NextAGUIRun()
+	applyTo(s, `{"type":"RUN_STARTED","threadId":"id1","runId":"r1"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Looking."}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m1"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"weather","parentMessageId":"m1"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{}"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+		`{"type":"RUN_FINISHED","threadId":"id1","runId":"r1"}`)
+	require.Len(t, s.AGUIConversation().Messages[1].ToolCalls, 1)
+	_, err = s.ApplyLocal(Regenerated{MessageID: "m1"})
+	require.NoError(t, err)
+	_, _ = s.NextAGUIRun()
+	applyTo(s, `{"type":"RUN_STARTED","threadId":"id1","runId":"r2"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m2","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"Sunny."}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m2"}`,
+		`{"type":"RUN_FINISHED","threadId":"id1","runId":"r2"}`)
+	_, err = s.ApplyLocal(BranchChosen{MessageID: "m1"})
+	require.NoError(t, err)
+	require.Len(t, s.AGUIConversation().Messages[1].ToolCalls, 1)
+	_, err = s.ApplyLocal(BranchChosen{MessageID: "m2"})
+	require.NoError(t, err)
+	c := s.AGUIConversation()
+	require.Len(t, c.Messages, 2)
+	assert.Equal(t, "m2", c.Messages[1].ID)
+	assert.Empty(t, c.Messages[1].ToolCalls, "m1's tool calls")
+}
