@@ -43,8 +43,8 @@ type Backend interface {
 	// Check says whether a message of text can be sent now with the
 	// conversation so far: nil, or a *TooLargeError. The page checks a
 	// message as it is typed or queued, while its text can still stay in
-	// the composer.
-	Check(conv *state.Store, text string) error
+	// the composer. Files are the message's, uploaded (or read inline).
+	Check(conv *state.Store, text string, files []wire.ContentBlock) error
 	// Traits says what the page needs to know of it beyond its events.
 	Traits() Traits
 	// Close stops delivering and lets go of the connection.

@@ -2,6 +2,7 @@ package page
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,4 +104,33 @@ func TestMessageActionsAreCommands(t *testing.T) {
 	}, h.sent)
 	h.run(backend.Outcome{CommandID: "c2", Err: &backend.CommandError{Type: "not_found", Message: "no such message"}})
 	assert.Contains(t, h.m.notice, "no such message")
+}
+
+// Where the files go inline with the request (the agent modes), the
+// request-size check counts them: a message whose files make the request
+// too large is refused before it is sent, its text and files kept.
+func TestSendCountsTheFilesAgainstTheRequestLimit(t *testing.T) {
+	h := newHarness(t, "en", backend.Traits{Store: state.Options{Kept: state.KeptAsAGUI}, Uploads: true},
+		func(_ *state.Store, text string, files []wire.ContentBlock) error {
+			size := len(text)
+			for _, f := range files {
+				if f.Source != nil {
+					size += len(f.Source.Data)
+				}
+			}
+			if size > 100 {
+				return &backend.TooLargeError{Size: size, Limit: 100, Conversation: true}
+			}
+			return nil
+		})
+	h.m.limits = state.UploadLimits{FileBytes: 1000, Files: 3, MessageBytes: 1500}
+	h.run(AttachFiles{Files: []PickedFile{{Name: "a.txt", MediaType: "text/plain", Size: 150}}})
+	block := state.InlineBlock(wire.FileInfo{Name: "a.txt", MediaType: "text/plain", Size: 150}, strings.Repeat("QUJD", 50))
+	h.run(backend.Uploaded{ID: "f1", File: wire.UploadedFile{FileInfo: *block.File}, Block: &block})
+	h.reset()
+	h.run(Send{Text: "look"})
+	assert.Empty(t, h.sent)
+	assert.Equal(t, "look", h.m.draft.Text)
+	require.Len(t, chips(h), 1, "the file stays attached")
+	assert.Contains(t, h.m.notice, "This conversation is too long to send")
 }

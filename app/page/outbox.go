@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -123,8 +124,8 @@ func (o *outbox) hasQueued() bool {
 // takeQueued takes the queued messages out, oldest first, joined by a
 // blank line: what was typed during one run goes to the agent as one
 // message, its follow-up. A message that would make the whole too large
-// (fits says) stays queued for the next run.
-func (o *outbox) takeQueued(fits func(text string) bool) (string, []draftFile) {
+// (fits says, with the files taken) stays queued for the next run.
+func (o *outbox) takeQueued(fits func(text string, files []draftFile) bool) (string, []draftFile) {
 	var texts []string
 	var files []draftFile
 	kept := o.list[:0]
@@ -135,7 +136,7 @@ func (o *outbox) takeQueued(fits func(text string) bool) (string, []draftFile) {
 			continue
 		}
 		joined := strings.Join(append(texts, m.Text), "\n\n")
-		if len(texts) > 0 && !fits(joined) {
+		if len(texts) > 0 && !fits(joined, append(slices.Clip(files), m.files...)) {
 			full = true
 			kept = append(kept, m)
 			continue

@@ -31,7 +31,7 @@ type Options struct {
 	SessionID string // "" for none (a replay)
 	// Traits and Check are the backend's (backend.Backend).
 	Traits backend.Traits
-	Check  func(conv *state.Store, text string) error
+	Check  func(conv *state.Store, text string, files []wire.ContentBlock) error
 	// Base is the page's address: conversation links keep its other
 	// parameters.
 	Base *url.URL
@@ -47,7 +47,7 @@ type Model struct {
 	settings components.Settings
 	id       string
 	traits   backend.Traits
-	check    func(conv *state.Store, text string) error
+	check    func(conv *state.Store, text string, files []wire.ContentBlock) error
 	now      func() time.Time
 
 	store *state.Store
@@ -122,7 +122,7 @@ func New(o Options) *Model {
 		m.now = time.Now
 	}
 	if m.check == nil {
-		m.check = func(*state.Store, string) error { return nil }
+		m.check = func(*state.Store, string, []wire.ContentBlock) error { return nil }
 	}
 	m.list.base = o.Base
 	return m

@@ -25,7 +25,7 @@ func (m *Model) sendText(typed string) {
 	if text == "" && len(m.files) == 0 {
 		return
 	}
-	if err := m.check(m.store, text); err != nil {
+	if err := m.check(m.store, text, blocks(m.files)); err != nil {
 		m.giveBack(typed, err)
 		return
 	}
@@ -114,7 +114,7 @@ func (m *Model) flushQueued() {
 	if !m.outbox.hasQueued() || m.busy() || m.store.Pending() != nil {
 		return
 	}
-	text, files := m.outbox.takeQueued(func(t string) bool { return m.check(m.store, t) == nil })
+	text, files := m.outbox.takeQueued(func(t string, files []draftFile) bool { return m.check(m.store, t, blocks(files)) == nil })
 	if text != "" || len(files) > 0 {
 		o := m.outbox.add(text, components.OutgoingSending)
 		o.files = files

@@ -29,7 +29,7 @@ func (m *Model) editSent(e components.EditCommand) {
 		return
 	}
 	text := strings.TrimSpace(e.Text)
-	if err := m.check(m.store, text); err != nil {
+	if err := m.check(m.store, text, nil); err != nil { // its files are in the conversation already
 		m.notice = m.errorText(err)
 		return
 	}

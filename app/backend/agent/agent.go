@@ -426,17 +426,25 @@ func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
 	return nil
 }
 
-// Check measures the request a run with text would make: it carries the
-// whole conversation.
-func (b *Backend) Check(conv *state.Store, text string) error {
+// Check measures the request a run with text and files would make: it
+// carries the whole conversation, and the files' bytes inline.
+func (b *Backend) Check(conv *state.Store, text string, files []wire.ContentBlock) error {
 	if b.cfg.MaxRequest <= 0 {
 		return nil
 	}
 	c, _ := json.Marshal(b.cfg.Protocol.Conversation(conv))
 	t, _ := json.Marshal(text)
 	size := len(c) + len(t) + 512 // the request's own fields, the message's
+	conversation := size > b.cfg.MaxRequest
+	for _, f := range files {
+		size += 256 // a part's own fields
+		if f.Source != nil {
+			size += len(f.Source.Data) + len(f.Source.URL)
+		}
+	}
 	if size > b.cfg.MaxRequest {
-		return &backend.TooLargeError{Size: size, Limit: b.cfg.MaxRequest, Conversation: true}
+		// Over with the files alone: the message is what to shorten.
+		return &backend.TooLargeError{Size: size, Limit: b.cfg.MaxRequest, Conversation: conversation}
 	}
 	return nil
 }

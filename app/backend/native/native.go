@@ -172,8 +172,9 @@ func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
 	return b.conn.Send(frame)
 }
 
-// Check measures the frame a message of text would make.
-func (b *Backend) Check(conv *state.Store, text string) error {
+// Check measures the frame a message of text would make (its files are
+// references to uploads: a few bytes each).
+func (b *Backend) Check(conv *state.Store, text string, _ []wire.ContentBlock) error {
 	return CheckMessage(b.cfg.SessionID, b.cfg.MaxFrame, text)
 }
 
