@@ -25,6 +25,7 @@ var backends = map[string]func(cfg Config, store state.Options) backend.Backend{
 			WSPath:       cfg.WSPath,
 			EventsPath:   cfg.EventsPath,
 			CommandsPath: cfg.CommandsPath,
+			FilesPath:    cfg.filesPath(),
 			SSE:          cfg.Transport == "sse",
 			MaxFrame:     cfg.MaxFrameBytes,
 			SessionsPath: cfg.SessionsPath,
@@ -48,6 +49,7 @@ func newAgent(cfg Config, store state.Options, p agent.Protocol) backend.Backend
 		Silence:       cfg.SilenceTimeout,
 		Store:         store,
 		Conversations: persist.OpenAgentConversations,
+		FeedbackURL:   cfg.FeedbackURL,
 	})
 }
 
@@ -71,6 +73,15 @@ func (c *Controller) appBackend(do httpJSON) appBackend {
 		resource, calls := appPaths(c.cfg, app.Getenv)
 		return resource, calls, c.cfg.SessionID
 	}}
+}
+
+// filesPath is where files are uploaded, "" when the deployment takes
+// none.
+func (c Config) filesPath() string {
+	if c.MaxUploadBytes <= 0 {
+		return ""
+	}
+	return c.FilesPath
 }
 
 // hasSession: the page opens a session of a backend (a replay has none).

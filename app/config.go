@@ -59,6 +59,9 @@ type Config struct {
 	EventsPath   string
 	CommandsPath string
 	Transport    string // "ws" or "sse"
+	// FilesPath is where a file is uploaded before the message that
+	// carries it (POST; docs/protocol-extensions.md#attachments).
+	FilesPath string
 	// SessionsPath is the optional list of the caller's sessions (GET; and
 	// DELETE SessionsPath/{id} takes one off it): the conversations list
 	// merges it with the browser's. "" when the backend has none.
@@ -78,6 +81,16 @@ type Config struct {
 	// whole conversation. 0: no limit.
 	MaxFrameBytes   int
 	MaxRequestBytes int
+	// The files a person may attach: MaxUploadBytes bounds one (0: none
+	// may be attached), MaxUploadFiles and MaxMessageUploadBytes those of
+	// one message. The page checks them before it uploads; the backend
+	// checks them again.
+	MaxUploadBytes        int64
+	MaxUploadFiles        int
+	MaxMessageUploadBytes int64
+	// FeedbackURL is where ratings go in the AG-UI and AI SDK modes (POST;
+	// docs/protocol-extensions.md#feedback); "" offers no thumbs there.
+	FeedbackURL string
 	// SilenceTimeout: in the AG-UI and AI SDK modes, a run's stream that
 	// brings nothing for this long (not a byte, not a keep-alive) is
 	// ended with a notice. 0: never.
@@ -100,6 +113,7 @@ func DefaultConfig() Config {
 		WSPath:         "/api/sessions/{session_id}/ws",
 		EventsPath:     "/api/sessions/{session_id}/events",
 		CommandsPath:   "/api/sessions/{session_id}/commands",
+		FilesPath:      "/api/sessions/{session_id}/files",
 		SessionsPath:   "/api/sessions",
 		Transport:      "ws",
 		Protocol:       ProtocolStepwise,
@@ -110,7 +124,11 @@ func DefaultConfig() Config {
 		MaxFrameBytes:   64 << 10,
 		MaxRequestBytes: 32 << 20,
 		SilenceTimeout:  DefaultSilenceTimeout,
-		CatalogPath:     DefaultCatalogPath,
+		// server/demo's UploadLimits defaults (app's tests keep them equal).
+		MaxUploadBytes:        20 << 20,
+		MaxUploadFiles:        10,
+		MaxMessageUploadBytes: 50 << 20,
+		CatalogPath:           DefaultCatalogPath,
 	}
 }
 
@@ -131,6 +149,7 @@ const (
 	EnvWSPath         = "STEPWISE_PAGE_WS_PATH"
 	EnvEventsPath     = "STEPWISE_PAGE_EVENTS_PATH"
 	EnvCommandsPath   = "STEPWISE_PAGE_COMMANDS_PATH"
+	EnvFilesPath      = "STEPWISE_PAGE_FILES_PATH"
 	EnvSessionsPath   = "STEPWISE_PAGE_SESSIONS_PATH" // "off" for a backend without the list
 	EnvTransport      = "STEPWISE_PAGE_TRANSPORT"
 	EnvAgentName      = "STEPWISE_PAGE_AGENT_NAME"
@@ -151,6 +170,12 @@ const (
 	EnvMaxFrameBytes   = "STEPWISE_PAGE_MAX_FRAME_BYTES"
 	EnvMaxRequestBytes = "STEPWISE_PAGE_MAX_REQUEST_BYTES"
 	EnvSilenceTimeout  = "STEPWISE_PAGE_SILENCE_TIMEOUT"
+	// The files a person may attach (Config.MaxUploadBytes, ...): bytes
+	// per file (0: none), files and bytes per message.
+	EnvMaxUploadBytes        = "STEPWISE_PAGE_MAX_UPLOAD_BYTES"
+	EnvMaxUploadFiles        = "STEPWISE_PAGE_MAX_UPLOAD_FILES"
+	EnvMaxMessageUploadBytes = "STEPWISE_PAGE_MAX_MESSAGE_UPLOAD_BYTES"
+	EnvFeedbackURL           = "STEPWISE_PAGE_FEEDBACK_URL"
 )
 
 // WithEnv applies the deployment's settings; getenv returns "" for unset.
@@ -164,6 +189,8 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	set(&c.WSPath, EnvWSPath)
 	set(&c.EventsPath, EnvEventsPath)
 	set(&c.CommandsPath, EnvCommandsPath)
+	set(&c.FilesPath, EnvFilesPath)
+	set(&c.FeedbackURL, EnvFeedbackURL)
 	set(&c.SessionsPath, EnvSessionsPath)
 	if c.SessionsPath == "off" {
 		c.SessionsPath = ""
@@ -196,6 +223,15 @@ func (c Config) WithEnv(getenv func(string) string) Config {
 	}
 	if n, ok := number(EnvSilenceTimeout); ok {
 		c.SilenceTimeout = time.Duration(n) * time.Second
+	}
+	if n, err := strconv.ParseInt(getenv(EnvMaxUploadBytes), 10, 64); err == nil && n >= 0 {
+		c.MaxUploadBytes = n
+	}
+	if n, ok := number(EnvMaxUploadFiles); ok {
+		c.MaxUploadFiles = n
+	}
+	if n, err := strconv.ParseInt(getenv(EnvMaxMessageUploadBytes), 10, 64); err == nil && n >= 0 {
+		c.MaxMessageUploadBytes = n
 	}
 	if v := getenv(EnvScenarios); v != "" {
 		c.Scenarios = components.ScenarioOrder(strings.Split(v, ","))

@@ -93,6 +93,7 @@ func (c *Controller) configure(u *url.URL, browserLang string) {
 		Traits:    c.backend.Traits(),
 		Check:     c.backend.Check,
 		Base:      u,
+		Uploads:   state.UploadLimits{FileBytes: c.cfg.MaxUploadBytes, Files: c.cfg.MaxUploadFiles, MessageBytes: c.cfg.MaxMessageUploadBytes},
 	})
 }
 
@@ -134,6 +135,7 @@ func (c *Controller) OnMount(ctx app.Context) {
 	c.handle(ctx, components.ActionEditMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.EditMessage{ID: id} })
 	c.handle(ctx, components.ActionRemoveMessage, func(a app.Action) page.Msg { id, _ := a.Value.(int); return page.RemoveMessage{ID: id} })
 	c.handle(ctx, components.ActionDismissNotice, func(app.Action) page.Msg { return page.DismissNotice{} })
+	c.mountUserHalf(ctx)
 	ctx.Handle(components.ActionSetLanguage, c.onSetLanguage)
 	ctx.Handle(components.ActionSetTheme, c.onSetTheme)
 	applyPrefs(c.settings.Locale.Lang(), c.settings.Locale.Dir(), c.theme)
@@ -263,6 +265,12 @@ func (c *Controller) run(ctx app.Context, cmd page.Cmd) (redrawn bool) {
 		})
 	case page.Navigate:
 		navigate(cmd.Href)
+	case page.ReleaseThumb:
+		app.Window().Get("URL").Call("revokeObjectURL", cmd.URL)
+	case page.Download:
+		if app.IsClient {
+			download(ctx, cmd.Name, cmd.MediaType, cmd.Text)
+		}
 	case page.KeepDraft:
 		if c.tab != nil {
 			persist.SaveDraft(c.tab, c.cfg.SessionID, cmd.Draft, time.Now()) // a refusing browser keeps nothing

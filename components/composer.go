@@ -22,6 +22,7 @@ type Composer struct {
 	Running  bool
 	Draft    Draft
 	Starting bool
+	Attach   Attach // the files it takes (attachments.go)
 
 	restored int // the Draft.Seq last put back
 }
@@ -35,7 +36,7 @@ func (c *Composer) send(ctx app.Context) {
 		return
 	}
 	text := box.Get("value").String()
-	if text == "" {
+	if text == "" && len(c.Attach.Files) == 0 {
 		return
 	}
 	ctx.NewActionWithValue(ActionSendMessage, text)
@@ -95,6 +96,16 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 	}
 }
 
+func (c *Composer) textarea() app.UI {
+	box := app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).Attr("dir", "auto").
+		Attr("enterkeyhint", "enter").
+		Placeholder(c.Settings.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput)
+	if c.Attach.On {
+		box = box.OnPaste(onPasteFiles)
+	}
+	return box
+}
+
 func (c *Composer) Render() app.UI {
 	s := c.Settings
 	send := app.Button().Type("submit").DataSet("testid", "send").Disabled(c.Starting)
@@ -109,14 +120,23 @@ func (c *Composer) Render() app.UI {
 			icon("send"), app.Span().Class("btn-label").Text(s.T("composer.send")),
 		)
 	}
+	// The chips' place is kept while there are none: go-app matches
+	// children by position, and the textarea shifted by the first chip
+	// would be made anew, losing what was typed.
+	var chips, attach app.UI = app.Text(""), nil
+	if len(c.Attach.Files) > 0 {
+		chips = draftChips(s, c.Attach.Files)
+	}
+	if c.Attach.On {
+		attach = attachButton(s, c.Attach, c.Starting)
+	}
 	return app.Form().Class("composer").OnSubmit(func(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		c.send(ctx)
 	}).Body(
+		chips, attach,
 		app.Label().For(composerID).Class("sr-only").Text(s.T("composer.label")),
-		app.Textarea().ID(composerID).DataSet("testid", "composer").Rows(1).Attr("dir", "auto").
-			Attr("enterkeyhint", "enter").
-			Placeholder(s.T("composer.placeholder")).OnKeyDown(c.onKeyDown).OnInput(c.onInput),
+		c.textarea(),
 		send,
 		app.If(c.Running, func() app.UI {
 			return app.Button().Type("button").Class("stop primary").DataSet("testid", "stop").

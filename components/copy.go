@@ -73,7 +73,7 @@ func copyButton(id, text, labelKey string, copied string, tr translator) app.UI 
 // answer's ItemView keeps one), the Markdown is drawn in segments so that
 // a growing answer parses only its last block again (markdown_stream.go);
 // an answer with citations is parsed whole, its marks placed by offset.
-func textItem(it *state.Item, s Settings, copied string, stream *mdStream) app.UI {
+func textItem(it *state.Item, s Settings, copied string, stream *mdStream, more ...app.UI) app.UI {
 	cls := "item text"
 	if it.Final {
 		cls += " final"
@@ -99,7 +99,7 @@ func textItem(it *state.Item, s Settings, copied string, stream *mdStream) app.U
 	// its steps, nor while it streams.
 	if it.Answer && stream != nil && strings.TrimSpace(it.Text) != "" {
 		body = append(body, app.Div().Class("answer-actions").Body(
-			copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s),
+			append([]app.UI{copyButton(answerCopyID(it), it.Text, "copy.answer", copied, s)}, more...)...,
 		))
 	}
 	return app.Div().Class(cls).DataSet("kind", "text").Attr("dir", "auto").Body(body...)

@@ -18,7 +18,15 @@ var iconPaths = map[string]string{
 	"check":  "M5 12l5 5 9-10",
 	"list":   "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
 	"close":  "M6 6l12 12M18 6L6 18",
-	"globe":  "M12 3a9 9 0 100 18 9 9 0 000-18zM3 12h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9M12 3c-2.4 2.5-3.6 5.5-3.6 9s1.2 6.5 3.6 9",
+	// The user's half (messages.go, attachments.go).
+	"retry":      "M4 12a8 8 0 0 1 14-5.3M20 4v5h-5M20 12a8 8 0 0 1-14 5.3M4 20v-5h5",
+	"thumb-up":   "M7 11v9H4v-9h3zm0 0l4-7a2 2 0 0 1 3 2l-1 4h5a2 2 0 0 1 2 2.3l-1.3 6A2 2 0 0 1 16.7 20H7",
+	"thumb-down": "M7 13V4H4v9h3zm0 0l4 7a2 2 0 0 0 3-2l-1-4h5a2 2 0 0 0 2-2.3l-1.3-6A2 2 0 0 0 16.7 4H7",
+	"down":       "M12 5v14M6 13l6 6 6-6",
+	"paperclip":  "M20 11l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.5 3.5 0 0 1 5 5L10 17a2 2 0 0 1-3-3l7.5-7.5",
+	"file":       "M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5zM14 3v5h5",
+	"download":   "M12 4v11M7 10l5 5 5-5M5 20h14",
+	"globe":      "M12 3a9 9 0 100 18 9 9 0 000-18zM3 12h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9M12 3c-2.4 2.5-3.6 5.5-3.6 9s1.2 6.5 3.6 9",
 }
 
 // mirrored are the icons that point along the line of text: a

@@ -19,6 +19,8 @@ type ItemView struct {
 	Settings Settings
 	Forms    Forms  // of the item, or of its group's steps
 	Copied   string // its copy button that just copied, if any
+	// Busy: a run is going, and the item is a message's (its actions wait).
+	Busy bool
 
 	md mdStream // an answer's completed Markdown segments
 }
@@ -27,10 +29,21 @@ type ItemView struct {
 // item of a turn.
 func (v *ItemView) Render() app.UI {
 	var body app.UI
-	if v.Item.Kind == state.KindText {
-		body = textItem(v.Item, v.Settings, v.Copied, &v.md)
-	} else {
+	switch v.Item.Kind {
+	case state.KindText:
+		body = textItem(v.Item, v.Settings, v.Copied, &v.md, answerActions(v.Item, v.Settings, v.Busy)...)
+	case state.KindUser:
+		body = &UserView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings, Busy: v.Busy, Copied: v.Copied}
+	default:
 		body = itemBody(v.Item, v.Settings, v.Forms)
+		// An answer that ended in an error or a stop: regenerate is the way
+		// on. Only for these views without state: wrapping a group as its
+		// turn ends would make it a new view, closing what the reader opened.
+		if k := v.Item.Kind; k == state.KindError || k == state.KindStopped {
+			if more := answerActions(v.Item, v.Settings, v.Busy); len(more) > 0 {
+				body = app.Div().Class("answer-end").Body(body, app.Div().Class("answer-actions").Body(more...))
+			}
+		}
 	}
 	if u := v.Item.Usage; u != nil {
 		body = app.Div().Class("turn-end").Body(body, usageLine(u, v.Settings.Locale))
@@ -53,9 +66,7 @@ func brandHeader(s Settings) app.UI {
 func itemBody(it *state.Item, s Settings, forms Forms) app.UI {
 	switch it.Kind {
 	case state.KindUser:
-		return app.Div().Class("item user").DataSet("kind", "user").Body(
-			app.Div().Class("bubble").Attr("dir", "auto").Text(it.Text),
-		)
+		return &UserView{Item: it, Rev: it.Rev, Settings: s}
 	case state.KindText:
 		return textItem(it, s, "", nil)
 	case state.KindThinking:
@@ -104,6 +115,8 @@ func rareItemBody(it *state.Item, s Settings, forms Forms) app.UI {
 		return noticeView(it, s)
 	case state.KindForm:
 		return &FormView{Item: it, Rev: it.Rev, Settings: s, Form: forms[it.Form.ApprovalKey]}
+	case state.KindImage:
+		return app.Div().Class("item image").DataSet("kind", "image").Body(pictureOf(it.Image, s))
 	default:
 		return &UnknownView{Item: it, Rev: it.Rev, Settings: s}
 	}
@@ -227,7 +240,7 @@ func fileView(it *state.Item, s Settings) app.UI {
 	url, mediaType := it.Text, it.Activity.Name
 	root := app.Div().Class("item activity file").DataSet("kind", "activity").DataSet("activity-type", "file")
 	if img, ok := state.FileImage(url, mediaType); ok {
-		return root.Body(imageView(img, s.T("file.image"), domID("image", it), s))
+		return root.Body(imageView(img, s.T("file.image"), s))
 	}
 	label := s.T("file.open", mediaType)
 	if state.IsWebURL(url) {

@@ -24,6 +24,8 @@ type PageProps struct {
 	Connection Connection
 	Forms      Forms
 	Draft      Draft
+	// Attach: the files the composer takes, and those attached.
+	Attach Attach
 
 	// Notice is an alert above the conversation (a send that failed, a
 	// replay that could not start); "" for none.
@@ -123,6 +125,10 @@ func Chunk(items []*state.Item, i int) []*state.Item {
 // Its controls raise actions; it keeps no state.
 func Page(p PageProps) app.UI {
 	s := p.Settings
+	column := elem("main", "column")
+	if p.Attach.On && !p.Starting {
+		column = column.On("dragover", onDragFiles).On("drop", onDragFiles)
+	}
 	shell := app.Div().Class("shell").Attr("dir", s.Locale.Dir())
 	if style := brandStyle(p.Accent); style != "" {
 		shell = shell.Attr("style", style).DataSet("brand", "on")
@@ -130,18 +136,20 @@ func Page(p PageProps) app.UI {
 	return shell.Body(
 		&Topbar{Settings: s, Connection: p.Connection, Theme: p.Theme,
 			ShowConversations: !p.Conversations.Hidden, ConversationsOpen: p.Conversations.Open,
-			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting},
+			Plan: p.Plan, SourcesOpen: p.SourcesOpen, SourceCount: SourceCount(p.Sources), Starting: p.Starting,
+			Export: s.Offers.Export && len(p.Items) > 0 && !p.Starting},
 		app.Div().Class("main").Body(
 			&Sidebar{Settings: s, List: p.Conversations, Starting: p.Starting},
-			app.Main().Class("column").Body(
+			column.Body(
 				alerts(p),
 				announcer(p.Announcement),
 				app.Section().ID("conversation").Class("conversation").
 					Attr("role", "log").Aria("live", "off").Aria("label", s.T("composer.label")).
 					DataSet("testid", "conversation").DataSet("agent-status", string(p.Status)).
 					Body(conversation(p)...),
+				app.If(s.Offers.Jump && !p.Starting, func() app.UI { return jumpToLatest(s) }),
 				app.If(p.Starting, func() app.UI { return startingNote(s) }),
-				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting},
+				&Composer{Settings: s, Running: p.Status == state.StatusRunning, Draft: p.Draft, Starting: p.Starting, Attach: p.Attach},
 			),
 			app.If(p.SourcesOpen, func() app.UI {
 				return &SourcesPanel{Settings: s, Groups: p.Sources, Width: p.SourcesWidth, Rev: p.SourcesRev}
@@ -187,12 +195,19 @@ type Topbar struct {
 	SourceCount                          int // sources, not searches (SourceCount)
 	// Starting: the server's prerender (PageProps.Starting).
 	Starting bool
+	Export   bool   // offer the conversation's export
 	Theme    string // PageProps.Theme
 }
 
 func (b *Topbar) Render() app.UI {
 	s := b.Settings
 	conn := string(b.Connection)
+	var export app.UI
+	if b.Export {
+		export = exportMenu(s)
+	} else {
+		exportOpen = false
+	}
 	return app.Header().Class("topbar").Body(
 		app.If(b.ShowConversations, func() app.UI {
 			return app.Button().Type("button").ID(sidebarToggle).Class("icon-button conversations-toggle").
@@ -211,6 +226,7 @@ func (b *Topbar) Render() app.UI {
 			app.Span().Class("conn-label").Text(s.T(connectionKeys[b.Connection])),
 		),
 		&PlanControl{Settings: s, Plan: b.Plan, Disabled: b.Starting},
+		export,
 		// No sources, no button (unless the panel is open: its button
 		// closes it and takes the focus back).
 		app.If(b.SourceCount > 0 || b.SourcesOpen, func() app.UI {
@@ -247,7 +263,9 @@ func conversation(p PageProps) []app.UI {
 			continue
 		}
 		var forms Forms
+		busy := false
 		for _, it := range part {
+			busy = busy || it.Message != nil && p.Status == state.StatusRunning
 			for k, v := range p.Forms.of(it) {
 				if forms == nil {
 					forms = Forms{}
@@ -255,7 +273,7 @@ func conversation(p PageProps) []app.UI {
 				forms[k] = v
 			}
 		}
-		chunks = append(chunks, &ChunkView{Items: part, Rev: mark.Rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: CopiedIn(p.Copied, part)})
+		chunks = append(chunks, &ChunkView{Items: part, Rev: mark.Rev, Len: len(part), Settings: p.Settings, Forms: forms, Copied: CopiedIn(p.Copied, part), Busy: busy})
 	}
 	// The chunks have a box of their own (display: contents) so that the
 	// anchor after them stays one element: go-app diffs children by
@@ -280,6 +298,9 @@ type ChunkView struct {
 	Settings Settings
 	Forms    Forms
 	Copied   string // the copy button of one of its items that just copied
+	// Busy: a run is going and the chunk holds messages (their actions
+	// wait: ItemView.Busy).
+	Busy bool
 	// Frozen: the chunk is drawn empty, and the app puts a static copy of
 	// its items' DOM in it (app/dom/freeze.go).
 	Frozen bool
@@ -296,7 +317,8 @@ func (c *ChunkView) Render() app.UI {
 	}
 	views := make([]app.UI, len(c.Items))
 	for i, it := range c.Items {
-		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: CopiedIn(c.Copied, c.Items[i:i+1])}
+		views[i] = &ItemView{Item: it, Rev: it.Rev, Settings: c.Settings, Forms: c.Forms.of(it), Copied: CopiedIn(c.Copied, c.Items[i:i+1]),
+			Busy: c.Busy && it.Message != nil}
 	}
 	return app.Div().Class("chunk").Body(views...)
 }

@@ -3,7 +3,7 @@ package components
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // Scenarios are the built-in demo scenarios the empty state suggests.
-var Scenarios = []string{"timeline", "plan", "parallel", "search", "app", "anthropic", "question", "approval", "markdown", "activity", "error", "long"}
+var Scenarios = []string{"timeline", "plan", "parallel", "search", "chart", "app", "anthropic", "question", "approval", "markdown", "activity", "error", "long"}
 
 // ScenarioOrder orders the scenario names a server plays: the built-in
 // ones in the order of Scenarios, then the others (-scenarios files) as

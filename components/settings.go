@@ -14,6 +14,8 @@ type Settings struct {
 	Locale         i18n.Locale
 	AgentName      string
 	FaviconService string // "" turns favicon fallbacks off
+	// Offers are the message actions the controller handles (messages.go).
+	Offers Offers
 	// Logo is the URL of the deployment's logo, shown in place of the
 	// Stepwise mark; "" for the mark.
 	Logo string

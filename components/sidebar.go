@@ -1,6 +1,8 @@
 package components
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -34,6 +36,10 @@ const (
 	renameInputID  = "rename-input"
 	confirmNoID    = "delete-cancel"
 	sidebarTitleID = "conversations-title"
+	searchID       = "conversations-search"
+	// searchFrom is how many conversations the list holds before it
+	// offers a search field.
+	searchFrom = 5
 )
 
 // Sidebar is the conversations list: a column on wide screens, a drawer on
@@ -47,6 +53,7 @@ type Sidebar struct {
 	List     ConversationList
 	Starting bool // the prerender: nothing works before the app runs
 
+	query      string // what the search field holds: the list shows the titles with it
 	editing    string // the id being renamed
 	confirming string // the id whose delete waits for a yes
 	wasOpen    bool
@@ -152,9 +159,27 @@ func (c *Sidebar) Render() app.UI {
 	if c.List.Open {
 		cls += " open"
 	}
-	items := make([]app.UI, len(c.List.Entries))
-	for i, e := range c.List.Entries {
-		items[i] = c.entry(e)
+	// A search field once the list is long enough to need one.
+	searching := len(c.List.Entries) > searchFrom || c.query != ""
+	query := strings.ToLower(strings.TrimSpace(c.query))
+	items := make([]app.UI, 0, len(c.List.Entries))
+	for _, e := range c.List.Entries {
+		if query == "" || strings.Contains(strings.ToLower(c.title(e)), query) {
+			items = append(items, c.entry(e))
+		}
+	}
+	var search, none app.UI
+	if searching {
+		label := s.T("conversations.search")
+		search = elem("div", "sidebar-search",
+			attrs(textElem("label", "sr-only", label), "for", searchID),
+			voidElem("input", "type", "search", "id", searchID, "data-testid", "conversations-search",
+				"placeholder", label, "value", c.query, "disabled", trueIf(c.Starting)).On("input", c.onSearch),
+		)
+	}
+	if len(items) == 0 && query != "" {
+		none = attrs(textElem("p", "sidebar-empty", s.T("conversations.no_match", strings.TrimSpace(c.query))),
+			"role", "status", "data-testid", "conversations-none")
 	}
 	return app.Div().Class("sidebar-wrap").Body(
 		app.Nav().ID(sidebarID).Class(cls).Aria("labelledby", sidebarTitleID).
@@ -170,7 +195,8 @@ func (c *Sidebar) Render() app.UI {
 				return app.P().Class("sidebar-note").Attr("role", "status").DataSet("testid", "storage-refused").
 					Text(s.T("conversations.refused"))
 			}),
-			app.If(len(items) == 0, func() app.UI {
+			search, none,
+			app.If(len(c.List.Entries) == 0, func() app.UI {
 				return app.P().Class("sidebar-empty").Text(s.T("conversations.empty"))
 			}),
 			app.Ul().Class("conversation-list").Body(items...),
@@ -180,6 +206,10 @@ func (c *Sidebar) Render() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(ActionToggleConversations, false) })
 		}),
 	)
+}
+
+func (c *Sidebar) onSearch(ctx app.Context, e app.Event) {
+	c.query = e.Get("target").Get("value").String()
 }
 
 func (c *Sidebar) title(e ConversationEntry) string {

@@ -53,6 +53,8 @@ func serve(args []string) int {
 	clientSetting("agent-name", client.EnvAgentName, "the agent `name` in the brand header (default Stepwise)")
 	clientSetting("favicon-service", client.EnvFaviconService, "favicon `URL` for sources without one, {domain} replaced; off for none")
 	deployFlags := addDeployFlags(fs)
+	uploads := addUploadFlags(fs)
+	feedback := addFeedbackFlag(fs)
 	brand := addBrandFlags(fs)
 	fs.Usage = usageWithEnv(fs, "Usage: stepwise [flags]\n       stepwise export [flags] DIR\n       stepwise healthcheck")
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +93,8 @@ func serve(args []string) int {
 		return 2
 	}
 	env[client.EnvProtocol] = string(proto)
+	uploads.pageEnv(env)
+	feedback.pageEnv(env)
 	var api http.Handler
 	var health func() error
 	if proto != agentproxy.Stepwise {
@@ -105,7 +109,7 @@ func serve(args []string) int {
 		}
 	} else {
 		agent, err := demo.Open(*dataFile, scenarios, demo.Options{MaxAge: *maxAge, MaxSessions: *maxSessions,
-			ClientSessionsPerHour: *clientSessions, SetAsideDamaged: *setAside})
+			ClientSessionsPerHour: *clientSessions, SetAsideDamaged: *setAside, Uploads: uploads.limits()})
 		var damaged *demo.DamagedError
 		if errors.As(err, &damaged) {
 			fmt.Fprintf(os.Stderr, "stepwise: %v\nIts conversations cannot be read. To start anew, keeping it aside as %s.damaged-TIME, run again with -set-aside-damaged-data.\n", err, damaged.Path)
@@ -145,6 +149,7 @@ func serve(args []string) int {
 		FrameSrc:       sandboxPlan.FrameSrc,
 		BasePath:       deploy.basePath,
 		AllowedOrigins: deploy.allowedOrigins,
+		ConnectSrc:     feedback.connectSrc(),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepwise:", err)

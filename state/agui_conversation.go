@@ -31,6 +31,8 @@ type AGUIConversation struct {
 	// Notes are what the page showed that the messages do not hold (a
 	// run's error, notices, stops): a reload shows them where they were.
 	Notes []ShownNote `json:"notes,omitempty"`
+	// Branches are the versions not shown (kept_branches.go).
+	Branches *KeptBranches `json:"branches,omitempty"`
 
 	// subagent is the sub-agent invocation whose event is being applied:
 	// the messages it adds carry it (agui_subagents.go).
@@ -372,7 +374,7 @@ func (s *Store) replayAGUIMessages(msgs []wire.AGUIMessage, answered []OpenInter
 				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_END", MessageID: m.ID})
 				continue
 			}
-			s.addUser(userContentText(m.Content))
+			s.addKeptUser(userContentText(m.Content), aguiFiles(m.Content))
 		case "assistant":
 			if text, _ := wire.ContentText(m.Content); text != "" {
 				s.applyAGUIEvent(&wire.AGUIEvent{SubagentRunID: sub, Type: "TEXT_MESSAGE_START", MessageID: m.ID, Role: "assistant"})
@@ -422,7 +424,7 @@ func userContentText(raw json.RawMessage) string {
 // answered are cancelled: the user moved on), and a LangGraph
 // on_interrupt's answer as forwardedProps.command.resume. The agent is
 // running from here; the user's message shows at once.
-func (s *Store) aguiRunInput(userText string) wire.RunAgentInput {
+func (s *Store) aguiRunInput(userText string, files ...keptFile) wire.RunAgentInput {
 	s.begin()
 	st := &s.dialectState().agui
 	st.flush()
@@ -476,10 +478,9 @@ func (s *Store) aguiRunInput(userText string) wire.RunAgentInput {
 	if legacy != nil {
 		in.ForwardedProps, _ = json.Marshal(map[string]any{"command": map[string]json.RawMessage{"resume": legacy}})
 	}
-	if userText != "" {
-		content, _ := json.Marshal(userText)
-		st.conv.add(wire.AGUIMessage{ID: s.newID(), Role: "user", Content: content})
-		s.addUser(userText)
+	if userText != "" || len(files) > 0 {
+		st.conv.add(wire.AGUIMessage{ID: s.newID(), Role: "user", Content: aguiUserContent(userText, files)})
+		s.addKeptUser(userText, files)
 	} else {
 		s.setStatus(StatusRunning) // the paused run goes on: no new turn
 	}

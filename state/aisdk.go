@@ -378,6 +378,9 @@ func (s *Store) applyUIChunkDecoded(c *wire.UIChunk, _ bool) bool {
 		} else {
 			s.endDialectRun(StatusIdle)
 		}
+		if len(s.pending) == 0 {
+			s.endTurn() // as AG-UI's RUN_FINISHED: the answer is whole (its copy button)
+		}
 		return true
 	case "abort":
 		st.closeTexts()

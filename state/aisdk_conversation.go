@@ -24,6 +24,8 @@ type UIConversation struct {
 	// Notes are what the page showed that the messages do not hold (an
 	// error chunk, notices, stops): a reload shows them where they were.
 	Notes []ShownNote `json:"notes,omitempty"`
+	// Branches are the versions not shown (kept_branches.go).
+	Branches *KeptBranches `json:"branches,omitempty"`
 }
 
 // UIActive is a response being streamed: the assistant message it writes
@@ -358,7 +360,7 @@ func (s *Store) replayUIMessages(msgs []wire.UIMessage, notes []ShownNote) {
 					parts = append(parts, *p.Text)
 				}
 			}
-			s.addUser(strings.Join(parts, "\n"))
+			s.addKeptUser(strings.Join(parts, "\n"), uiFiles(m.Parts))
 		case "assistant":
 			s.applyUIChunkDecoded(&wire.UIChunk{Type: "start", MessageID: m.ID}, false)
 			for j := range m.Parts {
@@ -442,7 +444,7 @@ func (s *Store) decideUIApproval(key string, approved bool, reason string) {
 // else the approval answers given since (answerCard), continuing the last
 // assistant message as the SDK's addToolApprovalResponse does. The agent
 // is running from here; the user's message shows at once.
-func (s *Store) uiChatRequest(userText string) wire.UIChatRequest {
+func (s *Store) uiChatRequest(userText string, files ...keptFile) wire.UIChatRequest {
 	s.begin()
 	st := &s.dialectState().ui
 	st.closeTexts()
@@ -451,12 +453,20 @@ func (s *Store) uiChatRequest(userText string) wire.UIChatRequest {
 		st.conv.ID = s.newID()
 	}
 	req := wire.UIChatRequest{ID: st.conv.ID, Trigger: "submit-message"}
-	if userText != "" {
+	if userText != "" || len(files) > 0 {
 		s.refuseWaitingApprovals(st)
 		s.uiCancelClientCalls(st)
-		text := userText
-		st.conv.Messages = append(st.conv.Messages, wire.UIMessage{ID: s.newID(), Role: "user", Parts: []wire.UIPart{{Type: "text", Text: &text}}})
-		s.addUser(userText)
+		// Files first, then the text, as useChat's sendMessage does.
+		parts := make([]wire.UIPart, 0, len(files)+1)
+		for _, f := range files {
+			parts = append(parts, f.uiPart())
+		}
+		if userText != "" {
+			text := userText
+			parts = append(parts, wire.UIPart{Type: "text", Text: &text})
+		}
+		st.conv.Messages = append(st.conv.Messages, wire.UIMessage{ID: s.newID(), Role: "user", Parts: parts})
+		s.addKeptUser(userText, files)
 		st.continueMsg = -1
 		st.conv.Active = &UIActive{}
 	} else {

@@ -66,12 +66,29 @@ func parseStatus(st string) AgentStatus {
 
 func (s *Store) loadMessage(m *wire.HistoryMessage) {
 	s.lastText = nil // text blocks join only within a message
+	var n *msgNode   // a message of the tree (branches.go)
+	switch {
+	case m.Role == "user":
+		n = s.historyMessage(m, "user")
+	case m.Role != "tool" && m.ID != "" && (len(m.Siblings) > 0 || len(m.ParentID) > 0 || m.Feedback != nil):
+		// The first message of an answer.
+		if s.historyMessage(m, "assistant") != nil {
+			s.brandPending = true
+			s.startTurn()
+		}
+	}
 	if m.DisplayType == "group_start" {
 		s.openGroup(m.Summary)
 	}
 	switch m.Role {
 	case "user":
 		s.addUser(m.UserText())
+		it := s.items[len(s.items)-1]
+		it.Attachments = s.attachmentsOf(m.Content)
+		if n != nil {
+			n.marker = it
+			s.refreshRef(n)
+		}
 	case "tool":
 		if m.ToolCallID != "" {
 			text, _ := wire.ContentText(m.Content)

@@ -22,6 +22,9 @@ const (
 	KindError    Kind = "error"
 	KindStopped  Kind = "stopped"
 	KindUnknown  Kind = "unknown"
+	// KindImage is a picture the agent shows in its answer (an image
+	// block): Item.Image.
+	KindImage Kind = "image"
 )
 
 // ToolStatus is a tool item's status (PROTOCOL.md section 3, "Tool item status").
@@ -70,6 +73,15 @@ type Item struct {
 	// Usage is set on the last top-level item of a turn that has ended and
 	// reported token counts: the turn's total, shown quietly after it.
 	Usage *Usage
+
+	// Attachments are a user message's files (KindUser).
+	Attachments []Attachment
+	// Message is set, when the backend gives its messages ids, on a user
+	// item and on the last top-level item of an answer whose turn ended:
+	// what the message's actions need (branches.go).
+	Message *MessageRef
+	// Image is an image item's picture (KindImage).
+	Image *Image
 
 	Tool     *Tool
 	Group    *Group

@@ -29,7 +29,12 @@ type Local interface{ local() }
 // conversation, it shows at once and a run starts with it (the cards still
 // waiting are cancelled: the person moved on); a native backend shows it
 // with its echo.
-type UserSent struct{ Text string }
+type UserSent struct {
+	Text string
+	// Files are its files, read in the browser (InlineBlock): the page
+	// keeps them with the message (kept_files.go).
+	Files []wire.ContentBlock
+}
 
 // CardAnswered: the person answered a card (a question, an approval, a
 // form). Decisions are checked as CheckDecisions does. Where the page
@@ -129,12 +134,12 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 	kept := s.opts.Kept
 	switch ev := ev.(type) {
 	case UserSent:
-		if ev.Text == "" {
+		if ev.Text == "" && len(ev.Files) == 0 {
 			return Changes{}, errors.New("an empty message")
 		}
 		switch kept {
 		case KeptAsAGUI, KeptAsAISDK:
-			s.startRun(ev.Text)
+			s.startRun(ev.Text, keptFilesOf(ev.Files)...)
 		case KeptNowhere:
 			text := ev.Text
 			return s.Apply(&wire.Event{Type: "user_message", Text: &text}), nil
@@ -186,11 +191,16 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 	case Restored:
 		switch {
 		case ev.AGUI != nil:
-			return s.restoreAGUI(*ev.AGUI), nil
+			s.restoreAGUI(*ev.AGUI)
 		case ev.UI != nil:
-			return s.restoreUI(*ev.UI), nil
+			s.restoreUI(*ev.UI)
+		default:
+			return Changes{}, errors.New("nothing to restore")
 		}
-		return Changes{}, errors.New("nothing to restore")
+		s.settleRestored()
+		return s.changes, nil
+	case Edited, Regenerated, BranchChosen, Rated:
+		return s.applyKept(ev)
 	}
 	return Changes{}, errors.New("unknown local event")
 }
@@ -198,13 +208,13 @@ func (s *Store) ApplyLocal(ev Local) (Changes, error) {
 // startRun makes the request of the run the page starts with userText
 // ("": the answers to the agent's cards go), where the page keeps the
 // conversation (NextAGUIRun, NextUIChatRequest).
-func (s *Store) startRun(userText string) {
+func (s *Store) startRun(userText string, files ...keptFile) {
 	if s.opts.Kept == KeptAsAGUI {
-		in := s.aguiRunInput(userText)
+		in := s.aguiRunInput(userText, files...)
 		s.nextRun = &in
 		return
 	}
-	req := s.uiChatRequest(userText)
+	req := s.uiChatRequest(userText, files...)
 	s.nextChat = &req
 }
 

@@ -34,6 +34,10 @@ type Options struct {
 	// NewID makes the ids of the messages and runs the client creates in
 	// the AG-UI and AI SDK modes (dialect.go); nil means random ids.
 	NewID func() string
+	// FilesBase is the URL a backend's relative file URLs are resolved
+	// against: its history URL (docs/protocol-extensions.md#attachments).
+	// Empty keeps them as sent.
+	FilesBase string
 	// Kept says who keeps the conversation, which decides what the local
 	// events do (local.go).
 	Kept Kept
@@ -130,6 +134,10 @@ type Store struct {
 	panelURLs     map[string]bool   // the URLs the panel lists; nil when stale
 	foundBy       map[string]string // URL to the query of the first search that found it
 	citedSources  []Source          // every cited page, to list again after a workspace
+
+	// tree holds the messages and their versions, when the backend gives
+	// its messages ids (branches.go); nil until then.
+	tree *msgTree
 
 	// Anthropic-native state (BACKENDS.md section 1).
 	lastText         *Item          // the text item of the block that ended last, while nothing else came since
@@ -414,8 +422,14 @@ func (s *Store) dispatchRare(ev *wire.Event) bool {
 		}
 		return s.startBlock(0, false, &b)
 	case "user_message":
-		s.addUser(ev.UserText())
+		s.userMessage(ev)
 		return true
+	case "answer_start":
+		return s.answerStart(ev)
+	case "branch_selected":
+		return s.branchSelected(ev)
+	case "feedback":
+		return s.feedbackEvent(ev)
 	}
 	return false
 }
@@ -531,6 +545,8 @@ func (s *Store) startRareBlock(ob *openBlock, b *wire.Block) bool {
 		s.fallbackNotice(b)
 	case "container_upload":
 		s.addNotice(NoticeContainerUpload, b.FileID)
+	case "image":
+		return s.addImage(b)
 	case "approval_request":
 		if b.ApprovalKey == "" {
 			return false
@@ -810,6 +826,9 @@ func (s *Store) setStatus(st AgentStatus) {
 	}
 	s.status = st
 	s.changes.Status = true
+	if st != StatusRunning {
+		s.markKeptRefs() // a run's answer is whole: its controls come
+	}
 }
 
 func (s *Store) setToolStatus(it *Item, st ToolStatus) {

@@ -14,7 +14,9 @@ import (
 // ({type: image, data, mimeType}, also inside a CallToolResult's content),
 // an AI SDK file part or content output ({type: file, mediaType, url};
 // {type: image-data or media, data, mediaType}, inside {type: content,
-// value}), AG-UI binary content ({type: binary, mimeType, data or url}).
+// value}), AG-UI binary content ({type: binary, mimeType, data or url})
+// and image parts ({type: image, source: {type: data or url, value,
+// mimeType}, metadata: {filename}}).
 
 // ToolImage is an image a tool returned. URL is a data: URL built from the
 // image's bytes, or a URL the page may load: a path of its own origin
@@ -43,7 +45,10 @@ type imagePart struct {
 	Filename  string          `json:"filename"`
 	Content   json.RawMessage `json:"content"`
 	Value     json.RawMessage `json:"value"`
-	_         [0]func()       // not comparable: no equality code in app.wasm
+	Metadata  *struct {
+		Filename string `json:"filename"`
+	} `json:"metadata"`
+	_ [0]func() // not comparable: no equality code in app.wasm
 }
 
 // ResultImages reads the images of a tool result's content: a list of
@@ -84,40 +89,59 @@ func collectImages(raw []byte, out *[]ToolImage, depth int) {
 	}
 }
 
-// image is the part as an image, when it is one of a type the page shows.
-func (p *imagePart) image() (ToolImage, bool) {
+// parts are the part's picture as the shapes above give it: its media
+// type, its inline bytes (base64) or its URL, and its name; ok is false
+// when the part is not a picture. A data: URL is taken apart into its
+// type and bytes, checked as inline bytes are.
+func (p *imagePart) parts() (mt, data, url, name string, ok bool) {
 	switch p.Type {
 	case "image", "file", "binary", "image-data", "media":
 	default:
-		return ToolImage{}, false
+		return "", "", "", "", false
 	}
 	src := p
-	if p.Source != nil { // Anthropic
+	if p.Source != nil { // Anthropic, AG-UI's image parts
 		src = p.Source
 	}
 	// One of the three names is set, depending on the ecosystem.
-	mt := strings.ToLower(src.MediaType + src.MimeType + src.MediaTy)
-	img := ToolImage{Name: p.Filename}
-	data := src.Data
-	if rest, ok := strings.CutPrefix(src.URL, "data:"); ok && data == "" {
-		// A data: URL is taken apart and checked as base64 data is.
-		mt, data, _ = strings.Cut(rest, ";base64,")
-		mt = strings.ToLower(mt)
+	mt = strings.ToLower(src.MediaType + src.MimeType + src.MediaTy)
+	name = p.Filename
+	if p.Metadata != nil && name == "" {
+		name = p.Metadata.Filename
 	}
-	switch {
-	case data != "":
-		if !shownImageType(mt) || !isBase64(data) {
-			return ToolImage{}, false
+	data, url = src.Data, src.URL
+	if v, ok := wire.StringValue(src.Value); ok && data == "" && url == "" {
+		// AG-UI's source: {type: data, value} or {type: url, value}.
+		if src.Type == "url" {
+			url = v
+		} else {
+			data = v
 		}
-		img.URL = "data:" + mt + ";base64," + data
-	case strings.HasPrefix(src.URL, "/") && !strings.HasPrefix(src.URL, "//") && !strings.ContainsRune(src.URL, '\\'):
-		img.URL = src.URL // this origin's own
-	case IsWebURL(src.URL) && (mt == "" || strings.HasPrefix(mt, "image/")):
-		img.External = src.URL
-	default:
-		return ToolImage{}, false
 	}
-	return img, true
+	if rest, ok := strings.CutPrefix(url, "data:"); ok && data == "" {
+		mt, data, _ = strings.Cut(rest, ";base64,")
+		mt, url = strings.ToLower(mt), ""
+	}
+	return mt, data, url, name, true
+}
+
+// image is the part as a tool's image, when it is one the page shows.
+func (p *imagePart) image() (ToolImage, bool) {
+	mt, data, url, name, ok := p.parts()
+	img := ToolImage{Name: name}
+	switch {
+	case !ok:
+	case data != "":
+		img.URL = imageDataURL(mt, data)
+		return img, img.URL != ""
+	case strings.HasPrefix(url, "/") && !strings.HasPrefix(url, "//") && !strings.ContainsRune(url, '\\'):
+		img.URL = url // this origin's own
+		return img, true
+	case IsWebURL(url) && (mt == "" || strings.HasPrefix(mt, "image/")):
+		img.External = url
+		return img, true
+	}
+	return ToolImage{}, false
 }
 
 // FileImage is a file (an AI SDK file part: its URL and media type) as an
@@ -128,28 +152,6 @@ func FileImage(url, mediaType string) (ToolImage, bool) {
 		return ToolImage{}, false
 	}
 	return p.image()
-}
-
-// shownImageType: the raster types every browser shows. SVG is left out:
-// it is a document, not a picture.
-func shownImageType(mt string) bool {
-	switch mt {
-	case "image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/avif":
-		return true
-	}
-	return false
-}
-
-// isBase64 reports whether s is base64 (standard alphabet, padding): what a
-// data: URL may carry without breaking out of it.
-func isBase64(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // withImages sets a tool's images from its result's content.

@@ -60,3 +60,14 @@ func TestToolResultImagesInTheStore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(view), `"images":[{"url":"data:image/png;base64,`)
 }
+
+// Bytes that are not base64 as a browser decodes a data: URL (the URL-safe
+// alphabet's - and _) are not a picture, however they came: a tool's
+// result, a file part, an answer's image block.
+func TestImageDataIsStandardBase64(t *testing.T) {
+	assert.Empty(t, ResultImages(json.RawMessage(`[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"reasoning-file-data-1"}}]`)))
+	_, ok := FileImage("data:image/png;base64,reasoning-file-data-1", "image/png")
+	assert.False(t, ok)
+	assert.Equal(t, "", imageDataURL("image/png", "ab_c-"))
+	assert.Equal(t, "data:image/png;base64,iVBORw0KGgo=", imageDataURL("image/png", "iVBOR w0K\nGgo="), "whitespace is dropped, as browsers do")
+}

@@ -135,6 +135,7 @@ func (s *Store) startTurn() {
 // endTurn ends the turn in progress: its last top-level item shows the
 // turn's usage, when its messages reported any.
 func (s *Store) endTurn() {
+	s.markAnswerRef()
 	t := s.turn
 	if t == nil {
 		return

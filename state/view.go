@@ -59,7 +59,7 @@ func (s *Store) View() View {
 		v.Usage = &u
 	}
 	for _, it := range s.items {
-		v.Items = append(v.Items, viewItem(it, true))
+		v.Items = append(v.Items, withMessage(it, viewItem(it, true)))
 	}
 	return v
 }
@@ -195,11 +195,15 @@ func viewItem(it *Item, top bool) any {
 		return v
 	case KindThinking:
 		return viewThinking{base, it.Text, it.Redacted}
-	case KindUser, KindError:
+	case KindUser:
+		return viewUserItem(it, base)
+	case KindError:
 		return viewPlain{base, it.Text}
 	case KindTool:
 		t := it.Tool
 		return viewTool{base, t.ID, t.Name, t.Label, t.Status, t.Input, t.Result, t.Artifact, t.Progress, viewAppOf(t), t.Code, t.Images}
+	case KindImage:
+		return viewImage{base, pictureView(it.Image)}
 	case KindGroup:
 		g := it.Group
 		title := g.Title()

@@ -43,8 +43,8 @@ type Backend interface {
 	// Check says whether a message of text can be sent now with the
 	// conversation so far: nil, or a *TooLargeError. The page checks a
 	// message as it is typed or queued, while its text can still stay in
-	// the composer.
-	Check(conv *state.Store, text string) error
+	// the composer. Files are the message's, uploaded (or read inline).
+	Check(conv *state.Store, text string, files []wire.ContentBlock) error
 	// Traits says what the page needs to know of it beyond its events.
 	Traits() Traits
 	// Close stops delivering and lets go of the connection.
@@ -62,6 +62,10 @@ type Traits struct {
 	// Sessions is the backend's list of the caller's sessions, nil when
 	// it keeps none.
 	Sessions Sessions
+	// Offers are the message actions it carries out (edit, regenerate,
+	// versions, ratings); Uploads: it takes files (Upload).
+	Offers  components.Offers
+	Uploads bool
 }
 
 // Sessions is a backend's list of the caller's sessions. Its methods block
@@ -197,6 +201,30 @@ func (NotKept) event()        {}
 func (SaveDue) event()        {}
 func (Failed) event()         {}
 func (Of) event()             {}
+func (UploadProgress) event() {}
+func (Uploaded) event()       {}
+
+// UploadProgress: Sent of Total bytes of upload ID have gone.
+type UploadProgress struct {
+	_           [0]func() // not comparable: no equality code in app.wasm
+	ID          string
+	Sent, Total int64
+}
+
+// Uploaded is an upload's outcome: the file as the backend keeps it, or
+// why it refused it (a *CommandError whose Type is one of the upload
+// refusals of docs/protocol-extensions.md#attachments; Limit the bound).
+type Uploaded struct {
+	_     [0]func() // not comparable: no equality code in app.wasm
+	ID    string
+	File  wire.UploadedFile
+	Err   error
+	Limit int64
+	// Block, when set, is the block that sends the file (its bytes read
+	// in the browser, where the page keeps the conversation), not one
+	// naming File.FileID.
+	Block *wire.ContentBlock
+}
 
 // A Command is what the page asks of its backend. The types below are the
 // only ones. ID, where a command has one, is the page's: the Outcome
@@ -209,6 +237,8 @@ type Command interface{ command() }
 type Send struct {
 	ID, Text   string
 	AppContext []AppContext
+	// Files are the files uploaded for it (image and document blocks).
+	Files []wire.ContentBlock
 }
 
 // AppContext is one MCP App's model context.
@@ -254,15 +284,53 @@ type SaveSoon struct{}
 // it in the browser goes too.
 type Forget struct{ ID string }
 
-func (Send) command()       {}
-func (Answer) command()     {}
-func (Decide) command()     {}
-func (SubmitForm) command() {}
-func (Continue) command()   {}
-func (Stop) command()       {}
-func (Save) command()       {}
-func (SaveSoon) command()   {}
-func (Forget) command()     {}
+// Upload uploads a file the person attached (File: the browser's File
+// object); UploadProgress and Uploaded come back.
+type Upload struct {
+	_                   [0]func() // not comparable: no equality code in app.wasm
+	ID, Name, MediaType string
+	File                any
+}
+
+// Edit sends a new version of a sent message: following ParentID ("" for
+// the conversation's start), with its text and the files it keeps.
+type Edit struct {
+	ID, ParentID, Text string
+	Files              []wire.ContentBlock
+}
+
+// Regenerate asks for another version of answer MessageID.
+type Regenerate struct {
+	_             [0]func() // not comparable: no equality code in app.wasm
+	ID, MessageID string
+}
+
+// SelectBranch makes the conversation follow version MessageID.
+type SelectBranch struct {
+	_             [0]func() // not comparable: no equality code in app.wasm
+	ID, MessageID string
+}
+
+// Rate rates answer MessageID: Rating "up", "down" or "" (taken back).
+type Rate struct {
+	_                              [0]func() // not comparable: no equality code in app.wasm
+	ID, MessageID, Rating, Comment string
+}
+
+func (Send) command()         {}
+func (Upload) command()       {}
+func (Edit) command()         {}
+func (Regenerate) command()   {}
+func (SelectBranch) command() {}
+func (Rate) command()         {}
+func (Answer) command()       {}
+func (Decide) command()       {}
+func (SubmitForm) command()   {}
+func (Continue) command()     {}
+func (Stop) command()         {}
+func (Save) command()         {}
+func (SaveSoon) command()     {}
+func (Forget) command()       {}
 
 // ErrOffline: not connected, and too many frames wait for the connection:
 // the command was not even queued.

@@ -64,6 +64,18 @@ type (
 	AppUpdate struct{}
 	// CardExpired: a card's countdown ended.
 	CardExpired struct{}
+	// AttachFiles: files picked, dropped or pasted into the composer.
+	AttachFiles struct{ Files []PickedFile }
+	// RemoveFile takes an attached file off the message being written.
+	RemoveFile struct{ ID string }
+	// Regenerate asks for another version of answer MessageID.
+	Regenerate struct{ MessageID string }
+	// SelectBranch shows version MessageID of a message.
+	SelectBranch struct{ MessageID string }
+	// Export saves the conversation as a file: Format "markdown" or "json".
+	Export struct{ Format string }
+	// JumpToLatest: the reader asked for the newest content.
+	JumpToLatest struct{}
 )
 
 // What the commands bring back.
@@ -137,6 +149,10 @@ type (
 	// KeepListInMemory: the browser refuses storage; the list goes on in
 	// memory, from List.
 	KeepListInMemory struct{ List []entry }
+	// ReleaseThumb lets go of an attached image's preview (an object URL).
+	ReleaseThumb struct{ URL string }
+	// Download offers Text to save as a file called Name.
+	Download struct{ Name, MediaType, Text string }
 	// KeepDraft writes what is typed and not sent (an empty Draft
 	// removes it).
 	KeepDraft struct{ Draft persist.Draft }

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -28,8 +29,9 @@ type outbox struct {
 // outgoing is one message in the outbox.
 type outgoing struct {
 	components.Outgoing
-	command string // the command it last went out with; "" while never sent
-	after   int    // the conversation's user messages when it went out
+	command string      // the command it last went out with; "" while never sent
+	files   []draftFile // the files it sends, uploaded
+	after   int         // the conversation's user messages when it went out
 	// conn is the connection it goes out on (the controller counts the
 	// connections opened); accepted is when the backend accepted it.
 	conn     int
@@ -122,9 +124,10 @@ func (o *outbox) hasQueued() bool {
 // takeQueued takes the queued messages out, oldest first, joined by a
 // blank line: what was typed during one run goes to the agent as one
 // message, its follow-up. A message that would make the whole too large
-// (fits says) stays queued for the next run.
-func (o *outbox) takeQueued(fits func(text string) bool) string {
+// (fits says, with the files taken) stays queued for the next run.
+func (o *outbox) takeQueued(fits func(text string, files []draftFile) bool) (string, []draftFile) {
 	var texts []string
+	var files []draftFile
 	kept := o.list[:0]
 	full := false
 	for _, m := range o.list {
@@ -133,15 +136,18 @@ func (o *outbox) takeQueued(fits func(text string) bool) string {
 			continue
 		}
 		joined := strings.Join(append(texts, m.Text), "\n\n")
-		if len(texts) > 0 && !fits(joined) {
+		if len(texts) > 0 && !fits(joined, append(slices.Clip(files), m.files...)) {
 			full = true
 			kept = append(kept, m)
 			continue
 		}
-		texts = append(texts, m.Text)
+		if m.Text != "" {
+			texts = append(texts, m.Text)
+		}
+		files = append(files, m.files...)
 	}
 	o.list = kept
-	return strings.Join(texts, "\n\n")
+	return strings.Join(texts, "\n\n"), files
 }
 
 // matchEchoes takes out the messages whose echo the conversation shows.

@@ -31,12 +31,14 @@ type Options struct {
 	SessionID string // "" for none (a replay)
 	// Traits and Check are the backend's (backend.Backend).
 	Traits backend.Traits
-	Check  func(conv *state.Store, text string) error
+	Check  func(conv *state.Store, text string, files []wire.ContentBlock) error
 	// Base is the page's address: conversation links keep its other
 	// parameters.
 	Base *url.URL
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Uploads are the deployment's bounds on a message's files.
+	Uploads state.UploadLimits
 }
 
 // Model is the page's model. It is changed only by Update, inside
@@ -45,7 +47,7 @@ type Model struct {
 	settings components.Settings
 	id       string
 	traits   backend.Traits
-	check    func(conv *state.Store, text string) error
+	check    func(conv *state.Store, text string, files []wire.ContentBlock) error
 	now      func() time.Time
 
 	store *state.Store
@@ -76,6 +78,12 @@ type Model struct {
 	lastShown time.Time
 	notKept   bool
 
+	// files are attached to the message being written (attachments.go);
+	// limits bound them.
+	files   []draftFile
+	fileSeq int
+	limits  state.UploadLimits
+
 	seq     int           // the last command id given
 	waiting []sentCommand // commands waiting for their outcome, oldest first
 
@@ -104,12 +112,17 @@ func New(o Options) *Model {
 		store:        state.New(o.Traits.Store),
 		conn:         backend.Connecting,
 		sourcesWidth: 380,
+		limits:       o.Uploads,
 	}
+	// The actions the backend carries out; every conversation can be
+	// exported, and the newest content jumped to.
+	m.settings.Offers = o.Traits.Offers
+	m.settings.Offers.Export, m.settings.Offers.Jump = true, true
 	if m.now == nil {
 		m.now = time.Now
 	}
 	if m.check == nil {
-		m.check = func(*state.Store, string) error { return nil }
+		m.check = func(*state.Store, string, []wire.ContentBlock) error { return nil }
 	}
 	m.list.base = o.Base
 	return m
@@ -149,6 +162,7 @@ func (m *Model) Props() components.PageProps {
 		Announcement:    m.announce.text,
 		Copied:          m.copied,
 		Conversations:   m.list.props(m.traits.Listed),
+		Attach:          m.attachProps(),
 	}
 }
 
@@ -200,6 +214,24 @@ func (m *Model) Update(msg Msg) []Cmd {
 		})
 	case CardExpired:
 		m.cardsExpired()
+	case AttachFiles:
+		m.attach(msg.Files)
+	case RemoveFile:
+		m.removeFile(msg.ID)
+	case components.EditCommand:
+		m.editSent(msg)
+	case Regenerate:
+		m.command(func(id string) backend.Command { return backend.Regenerate{ID: id, MessageID: msg.MessageID} })
+	case SelectBranch:
+		m.command(func(id string) backend.Command { return backend.SelectBranch{ID: id, MessageID: msg.MessageID} })
+	case components.FeedbackCommand:
+		m.command(func(id string) backend.Command {
+			return backend.Rate{ID: id, MessageID: msg.MessageID, Rating: msg.Rating, Comment: msg.Comment}
+		})
+	case Export:
+		m.export(msg.Format)
+	case JumpToLatest:
+		m.do(ScrollToEnd{})
 	case RetryMessage:
 		m.retry(msg.ID)
 	case EditMessage:
@@ -303,6 +335,10 @@ func (m *Model) event(ev backend.Event) {
 		m.notKept = len(m.store.Items()) == 0
 	case backend.Failed:
 		m.notice = m.settings.T("replay.failed", ev.Err.Error())
+	case backend.UploadProgress:
+		m.uploadProgress(ev)
+	case backend.Uploaded:
+		m.uploaded(ev)
 	}
 }
 
@@ -481,6 +517,14 @@ func commandID(c backend.Command) string {
 		return c.ID
 	case backend.Stop:
 		return c.ID
+	case backend.Edit:
+		return c.ID
+	case backend.Regenerate:
+		return c.ID
+	case backend.SelectBranch:
+		return c.ID
+	case backend.Rate:
+		return c.ID
 	}
 	return ""
 }
@@ -496,6 +540,14 @@ func (m *Model) errorText(err error) string {
 		return m.settings.T("send.conversation_too_large", components.FormatBytes(m.settings, tooLarge.Size), components.FormatBytes(m.settings, tooLarge.Limit))
 	case errors.As(err, &tooLarge):
 		return m.settings.T("send.message_too_large", components.FormatBytes(m.settings, tooLarge.Size), components.FormatBytes(m.settings, tooLarge.Limit))
+	case errors.Is(err, state.ErrNoSuchMessage):
+		return m.settings.T("message.gone")
+	}
+	var ce *backend.CommandError
+	if errors.As(err, &ce) && ce.Type == "busy" && ce.Message == "" {
+		return m.settings.T("message.busy")
+	} else if ce != nil && ce.Type == "feedback_refused" {
+		return m.settings.T("feedback.failed", ce.Message)
 	}
 	return m.settings.T("send.failed", err.Error())
 }

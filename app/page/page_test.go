@@ -40,7 +40,9 @@ type harness struct {
 // conversation and takes frames of 64 KB at most), in lang.
 func nativePage(t *testing.T, lang string) *harness {
 	return newHarness(t, lang, backend.Traits{Store: state.Options{Kept: state.KeptByBackend}, Listed: true},
-		func(_ *state.Store, text string) error { return native.CheckMessage("s1", 64<<10, text) })
+		func(_ *state.Store, text string, _ []wire.ContentBlock) error {
+			return native.CheckMessage("s1", 64<<10, text)
+		})
 }
 
 // agentPage is a page that keeps the conversation as an AG-UI thread.
@@ -55,7 +57,7 @@ func agentPage(t *testing.T) *harness {
 	return h
 }
 
-func newHarness(t *testing.T, lang string, traits backend.Traits, check func(*state.Store, string) error) *harness {
+func newHarness(t *testing.T, lang string, traits backend.Traits, check func(*state.Store, string, []wire.ContentBlock) error) *harness {
 	h := &harness{t: t, now: time.Unix(1000, 0)}
 	settings := components.DefaultSettings()
 	settings.Locale = i18n.Match(lang)

@@ -22,24 +22,40 @@ import (
 // busy. Refused, it goes back to the composer as it was typed.
 func (m *Model) sendText(typed string) {
 	text := strings.TrimSpace(typed)
-	if text == "" {
+	if text == "" && len(m.files) == 0 {
 		return
 	}
-	if err := m.check(m.store, text); err != nil {
+	if err := m.check(m.store, text, blocks(m.files)); err != nil {
 		m.giveBack(typed, err)
 		return
 	}
+	files, ok := m.takeFiles()
+	if !ok {
+		m.giveBack(typed, errUploading)
+		return
+	}
+	if text == "" && len(files) == 0 {
+		return // every file was refused: their chips went, nothing to send
+	}
+	st := components.OutgoingSending
 	if m.busy() {
-		m.outbox.add(text, components.OutgoingQueued)
+		st = components.OutgoingQueued
+	}
+	o := m.outbox.add(text, st)
+	o.files = files
+	if st == components.OutgoingQueued {
 		m.do(ScrollToEnd{})
 		return
 	}
-	m.dispatchMessage(m.outbox.add(text, components.OutgoingSending).ID)
+	m.dispatchMessage(o.ID)
 }
 
 // giveBack puts a refused message back into the composer and says why.
 func (m *Model) giveBack(text string, err error) {
 	m.notice = m.errorText(err)
+	if err == errUploading {
+		m.notice = m.settings.T("attach.wait")
+	}
 	m.draft = components.Draft{Text: text, Seq: m.draft.Seq + 1, Focus: true}
 	m.draftGivenBack(text)
 }
@@ -59,7 +75,7 @@ func (m *Model) dispatchMessage(id int) {
 		return
 	}
 	o.after = len(userTexts(m.store))
-	ch, err := m.store.ApplyLocal(state.UserSent{Text: o.Text})
+	ch, err := m.store.ApplyLocal(state.UserSent{Text: o.Text, Files: blocks(o.files)})
 	if err != nil {
 		o.State, o.Error, o.command = components.OutgoingFailed, m.reasonText(err), ""
 		m.announce.say(m.settings.T("outbox.failed", o.Error))
@@ -73,7 +89,7 @@ func (m *Model) dispatchMessage(id int) {
 		o.conn++ // it waits for the next connection
 	}
 	m.sent(sentCommand{id: cmd, msg: true})
-	m.do(backend.Send{ID: cmd, Text: o.Text})
+	m.do(backend.Send{ID: cmd, Text: o.Text, Files: blocks(o.files)})
 	m.notice = "" // what it said is over: a message went out
 	m.noteMessage(o.Text)
 	m.matchEchoes() // where the conversation shows it at once
@@ -98,9 +114,11 @@ func (m *Model) flushQueued() {
 	if !m.outbox.hasQueued() || m.busy() || m.store.Pending() != nil {
 		return
 	}
-	text := m.outbox.takeQueued(func(t string) bool { return m.check(m.store, t) == nil })
-	if text != "" {
-		m.dispatchMessage(m.outbox.add(text, components.OutgoingSending).ID)
+	text, files := m.outbox.takeQueued(func(t string, files []draftFile) bool { return m.check(m.store, t, blocks(files)) == nil })
+	if text != "" || len(files) > 0 {
+		o := m.outbox.add(text, components.OutgoingSending)
+		o.files = files
+		m.dispatchMessage(o.ID)
 	}
 }
 
@@ -174,6 +192,10 @@ func (m *Model) edit(id int) {
 	if o == nil || (o.State != components.OutgoingQueued && o.State != components.OutgoingFailed) {
 		return
 	}
+	for i := range o.files {
+		o.files[i].Thumb = "" // released when it was sent: a type icon instead
+	}
+	m.files = append(o.files, m.files...) // its files go back too
 	m.outbox.remove(id)
 	m.draft = components.Draft{Text: o.Text, Seq: m.draft.Seq + 1, Focus: true, Merge: true}
 }

@@ -246,9 +246,11 @@ func TestTakeQueuedKeepsWhatDoesNotFit(t *testing.T) {
 	o.add("aaaa", components.OutgoingQueued)
 	o.add("bbbb", components.OutgoingQueued)
 	o.add("cc", components.OutgoingQueued)
-	fits := func(s string) bool { return len(s) <= 10 }
-	assert.Equal(t, "aaaa\n\nbbbb", o.takeQueued(fits))
-	assert.Equal(t, "cc", o.takeQueued(fits))
+	fits := func(s string, _ []draftFile) bool { return len(s) <= 10 }
+	text, _ := o.takeQueued(fits)
+	assert.Equal(t, "aaaa\n\nbbbb", text)
+	text, _ = o.takeQueued(fits)
+	assert.Equal(t, "cc", text)
 	assert.Empty(t, o.list)
 }
 

@@ -276,7 +276,7 @@ func TestSettledConversationRendersNothing(t *testing.T) {
 // have collapsed (the question scenario's countdown renders each second,
 // and is left out).
 func TestSettledScenariosRenderNothing(t *testing.T) {
-	for _, sc := range []string{"activity", "anthropic", "approval", "error", "long", "markdown", "parallel", "plan", "search", "timeline"} {
+	for _, sc := range []string{"activity", "anthropic", "approval", "error", "long", "markdown", "parallel", "plan", "search", "timeline", "chart"} {
 		p := newPage(t)
 		p.replay(sc, "max", "en")
 		p.waitJS(`!document.querySelector('[data-kind="group"][data-state="done"] > [aria-expanded="true"]')`, 30*time.Second)

@@ -155,32 +155,32 @@ func TestCodeToolsDrawnAsWhatTheyAre(t *testing.T) {
 }
 
 // Images in tool results: a base64 image shows as a thumbnail within the
-// page's CSP, named, opening full size in a popover that Escape closes; an
+// page's CSP, named, opening full size in a modal dialog that Escape closes; an
 // image elsewhere on the web is a link, never fetched.
 func TestToolResultImages(t *testing.T) {
 	p := newPage(t)
 	p.replayURL("/fixtures/tool-images.jsonl", "max", "en")
 	p.waitJS(`window.__result`, 30*time.Second)
 	p.openGroups()
-	const thumb = `document.querySelector('[data-tool-id="toolu_plot"] .tool-image-open img')`
+	const thumb = `document.querySelector('[data-tool-id="toolu_plot"] [data-testid="picture"] img')`
 	p.waitJS(thumb+` && `+thumb+`.complete && `+thumb+`.naturalWidth === 240`, 5*time.Second)
 	if !eval[bool](p, thumb+`.src.startsWith("data:image/png;base64,")`) {
 		t.Error("the thumbnail is not the result's data")
 	}
-	const open = `document.querySelector('[data-tool-id="toolu_plot"] .tool-image-open')`
+	const open = `document.querySelector('[data-tool-id="toolu_plot"] [data-testid="picture"]')`
 	if got := eval[string](p, open+`.getAttribute("aria-label")`); got != "Open full size: Image 1 returned by Plot chart" {
 		t.Errorf("thumbnail button named %q", got)
 	}
-	p.do(chromedp.Click(chromedp.CSS(`[data-tool-id="toolu_plot"] .tool-image-open`)))
-	const popover = `document.querySelector('[data-tool-id="toolu_plot"] .image-popover')`
-	p.waitJS(popover+`.matches(":popover-open")`, 5*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(`[data-tool-id="toolu_plot"] [data-testid="picture"]`)))
+	const popover = `document.querySelector('[data-tool-id="toolu_plot"] [data-testid="lightbox"]')`
+	p.waitJS(popover+`.open && `+popover+`.matches(":modal")`, 5*time.Second)
 	if got := eval[string](p, popover+`.querySelector("img").alt`); got != "Image 1 returned by Plot chart" {
 		t.Errorf("full-size image alt %q", got)
 	}
 	p.axe("tool image full size")
 	p.screens("tool-image-open")
 	p.do(chromedp.KeyEvent(kb.Escape))
-	p.waitJS(`!`+popover+`.matches(":popover-open")`, 5*time.Second)
+	p.waitJS(`!`+popover+`.open && document.activeElement === `+open, 5*time.Second)
 
 	link := eval[[]string](p, `(a => a ? [a.href, a.target, a.rel, a.textContent] : [])(document.querySelector('[data-tool-id="toolu_web"] .tool-image-link'))`)
 	if len(link) != 4 || link[0] != "https://images.example.com/chart.png" || link[1] != "_blank" || link[2] != "noopener noreferrer" ||

@@ -2,11 +2,9 @@ package demo
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"log"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +33,11 @@ type Options struct {
 	// ClientSessionsPerHour bounds the new sessions one client (ClientOf)
 	// starts in an hour. 0: no limit.
 	ClientSessionsPerHour int
+	// FilesDir is where the files people attach are kept: PATH.files
+	// beside the data file when empty (files.go).
+	FilesDir string
+	// Uploads bound them.
+	Uploads UploadLimits
 	// SetAsideDamaged moves a damaged data file (DamagedError) out of the
 	// way, to PATH.damaged-TIME, and starts with an empty one; without it
 	// Open fails with the DamagedError.
@@ -75,6 +78,8 @@ type Agent struct {
 	limits sessionLimits
 	closed atomic.Bool
 	runs   sync.WaitGroup
+
+	files *fileStore // the files people attach (files.go)
 
 	out        batchWriter
 	retryEvery time.Duration
@@ -128,6 +133,11 @@ func Open(path string, sc Scenarios, opts Options) (_ *Agent, err error) {
 	if a.maxAge <= 0 {
 		a.maxAge = DefaultMaxAge
 	}
+	filesDir := opts.FilesDir
+	if filesDir == "" {
+		filesDir = path + ".files"
+	}
+	a.files = newFileStore(filesDir, opts.Uploads, func() time.Time { return a.now() })
 	if opts.wrapWriter != nil {
 		a.out = opts.wrapWriter(a.out)
 	}
@@ -323,7 +333,13 @@ func (a *Agent) HandleFrom(s *Session, c Caller, f wire.ClientFrame) error {
 	var err error
 	switch f.Type {
 	case "user_message":
-		err = a.start(s, c, f.Text())
+		err = a.message(s, c, f)
+	case "regenerate":
+		err = a.regenerate(s, c, f.MessageID)
+	case "select_branch":
+		err = a.selectBranch(s, f.MessageID)
+	case "feedback":
+		err = a.feedback(s, f)
 	case "approval":
 		if err = a.storageErr(); err == nil {
 			err = s.answer(approvalAnswer{key: f.ApprovalKey, answers: f.Answers, decisions: f.Decisions})
@@ -340,71 +356,20 @@ func (a *Agent) HandleFrom(s *Session, c Caller, f wire.ClientFrame) error {
 	return s.waitStored()
 }
 
-// start echoes the user's message into the stream and plays the scenario
-// it names ("/NAME"), or the default one. The message that creates the
-// session gives it its owner and title, and counts against the limits.
-func (a *Agent) start(s *Session, c Caller, text string) error {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return errors.New("empty message")
-	}
-	name := DefaultScenario
-	if rest, ok := strings.CutPrefix(text, "/"); ok {
-		name = "" // a lone "/" names none
-		if fields := strings.Fields(rest); len(fields) > 0 {
-			name = fields[0]
-		}
-		if a.scenarios[name] == nil {
-			return fmt.Errorf("no scenario %q (try %s)", name, strings.Join(a.scenarios.Names(), ", "))
-		}
-	}
-	sc := a.scenarios[name]
-	if sc == nil {
-		return fmt.Errorf("no scenario %q", name)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.running != nil {
-		return ErrBusy
-	}
-	if a.closed.Load() {
-		return ErrClosed
-	}
-	if err := a.storageErr(); err != nil {
+// message starts the run a user's message asks for: its echo, then the
+// scenario it names ("/NAME"), an answer about its files, or the default
+// scenario (messages.go). The message that creates the session gives it
+// its owner and title, and counts against the limits.
+func (a *Agent) message(s *Session, c Caller, f wire.ClientFrame) error {
+	m, err := a.readMessage(s.ID, f)
+	if err != nil {
 		return err
 	}
-	if s.count+sc.cost.events > MaxEventsPerSession ||
-		s.bytes+sc.cost.bytes+int64(len(text))+256 > MaxSessionBytes {
-		return ErrFull
+	sc, err := a.scenarioFor(s.ID, m)
+	if err != nil {
+		return err
 	}
-	if s.count == 0 {
-		if err := a.takeSession(c.Client); err != nil {
-			return err
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &run{cancel: cancel, answered: make(chan struct{}, 1), done: make(chan struct{}), skip: map[string]bool{}}
-	s.running = r
-	s.refs++ // the run holds the session in memory
-	now := a.now()
-	if s.count == 0 {
-		s.owner, s.title, s.created = c.Owner, wire.SessionTitle(text), now
-	}
-	s.updated = now
-	s.emitLocked(map[string]any{"type": "user_message", "content": []any{map[string]any{"type": "text", "text": text}}})
-	// The user message's id makes the run's tool ids and approval keys
-	// unique in the session, across restarts too.
-	suffix := "." + s.store.LastEventID().String()
-	speed := a.Speed
-	if speed <= 0 {
-		speed = 1
-	}
-	a.runs.Add(1)
-	go func() {
-		defer a.runs.Done()
-		s.play(ctx, r, sc, suffix, speed)
-	}()
-	return nil
+	return a.launch(s, c, runPlan{user: &m, sc: sc})
 }
 
 // closeInterruptedRuns ends the runs the data file shows as running: the
@@ -460,14 +425,29 @@ func (a *Agent) closeInterruptedRuns() error {
 	return nil
 }
 
-// sweep deletes the sessions unused for maxAge (not those in memory).
+// sweep deletes the sessions unused for maxAge (not those in memory),
+// then the files of the sessions the data file no longer has.
 func (a *Agent) sweep() (int, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	n, err := expire(a.db, a.now(), a.maxAge, func(id string) bool { return a.sessions[id] != nil })
 	a.sessionsGone(n)
+	a.mu.Unlock()
+	a.files.sweep(func(id string) bool {
+		a.mu.Lock()
+		held := a.sessions[id] != nil
+		a.mu.Unlock()
+		if held {
+			return true
+		}
+		_, ok, err := readMeta(a.db, id)
+		return ok || err != nil
+	})
 	return n, err
 }
+
+// UploadLimits are the limits on the files people attach, the defaults
+// filled in.
+func (a *Agent) UploadLimits() UploadLimits { return a.files.lim }
 
 // sweeper sweeps hourly until Close.
 func (a *Agent) sweeper() {

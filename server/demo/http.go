@@ -52,9 +52,11 @@ type Handler struct {
 // Drops returns how many connections DropRate closed.
 func (h *Handler) Drops() int64 { return h.drops.Load() }
 
-// ServeHTTP routes /api/sessions/{id}/{history|ws|events|commands}, and
-// the optional /api/sessions (the caller's sessions) and DELETE
-// /api/sessions/{id} (off the caller's list): list.go.
+// ServeHTTP routes /api/sessions/{id}/{history|ws|events|commands}, the
+// files people attach (POST /api/sessions/{id}/files, GET
+// /api/sessions/{id}/files/{file_id}: files_http.go), and the optional
+// /api/sessions (the caller's sessions) and DELETE /api/sessions/{id} (off
+// the caller's list): list.go.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/api/sessions" {
 		h.serveList(w, r)
@@ -94,6 +96,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveUIResource(w, r) // mcpapp.go
 	case endpoint == "tool-calls" && r.Method == http.MethodPost:
 		h.serveToolCall(w, r)
+	case endpoint == "files" && r.Method == http.MethodPost:
+		h.serveUpload(w, r, id)
+	case r.Method == http.MethodGet || r.Method == http.MethodHead:
+		fileID, ok := isFileEndpoint(endpoint)
+		if !ok {
+			apiError(w, http.StatusNotFound, "not_found", "no such endpoint")
+			return
+		}
+		h.serveFile(w, r, id, fileID)
 	default:
 		apiError(w, http.StatusNotFound, "not_found", "no such endpoint")
 	}
@@ -124,7 +135,10 @@ func errorEvent(kind, msg string) []byte {
 
 // errorKind names a refusal for the client (command_result's error.type).
 func errorKind(err error) string {
+	var refusal *Refusal
 	switch {
+	case errors.As(err, &refusal):
+		return refusal.Kind
 	case errors.Is(err, ErrBusy):
 		return "busy"
 	case errors.Is(err, ErrFull):
@@ -201,7 +215,10 @@ func (h *Handler) serveCommand(w http.ResponseWriter, r *http.Request, id string
 	defer s.Detach()
 	if err := h.Agent.HandleFrom(s, Caller{Owner: owner, Client: ClientOf(r)}, f); err != nil {
 		code := http.StatusBadRequest
+		var refusal *Refusal
 		switch {
+		case errors.As(err, &refusal):
+			code = refusal.Status
 		case errors.Is(err, ErrBusy):
 			code = http.StatusConflict
 		case errors.Is(err, ErrFull):

@@ -187,7 +187,7 @@ func SecurityHeaders(cfg Config) http.Header {
 		"default-src 'self'",
 		"script-src 'self' 'wasm-unsafe-eval'",
 		"style-src 'self' 'unsafe-inline'",
-		"img-src 'self' data: https: http:", // source favicons come from the sites searched
+		"img-src 'self' data: blob: https: http:", // source favicons come from the sites searched; blob: an attached image's preview
 		"connect-src " + connect,
 		"frame-src " + strings.Join(append([]string{"'self'"}, cfg.FrameSrc...), " "),
 		"worker-src 'self'",
@@ -264,7 +264,7 @@ func pageEnv(cfg Config) map[string]string {
 		d := client.DefaultConfig()
 		for k, path := range map[string]string{
 			client.EnvHistoryPath: d.HistoryPath, client.EnvWSPath: d.WSPath, client.EnvEventsPath: d.EventsPath,
-			client.EnvCommandsPath: d.CommandsPath, client.EnvSessionsPath: d.SessionsPath,
+			client.EnvCommandsPath: d.CommandsPath, client.EnvSessionsPath: d.SessionsPath, client.EnvFilesPath: d.FilesPath,
 			client.EnvAgentPath: d.AgentPath, client.EnvChatPath: d.ChatPath,
 		} {
 			env[k] = cfg.BasePath + path

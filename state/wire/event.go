@@ -39,6 +39,15 @@ type Event struct {
 	// ({"applied_edits": [...]}).
 	ContextManagement json.RawMessage `json:"context_management"`
 
+	// Branches and feedback (docs/protocol-extensions.md#branches): a
+	// user_message's or an answer_start's parent (read with Parent) and
+	// when it was made (RFC 3339); a feedback event's rating ("up",
+	// "down", "" for none) and comment.
+	ParentID  json.RawMessage `json:"parent_id"`
+	CreatedAt string          `json:"created_at"`
+	Rating    string          `json:"rating"`
+	Comment   string          `json:"comment"`
+
 	// Activity holds the activity dialect's fields (PROTOCOL.md section 8):
 	// an activity event's activity_type, content, tools, ...; Content is also
 	// a user_message's content. Its Type is shadowed by the event's Type.
@@ -96,6 +105,11 @@ type Block struct {
 	To   json.RawMessage `json:"to"`
 	// FileID is a container_upload block's file.
 	FileID string `json:"file_id"`
+
+	// An image block's source (Anthropic's shapes) and what Stepwise
+	// shows of its file (attachments.go).
+	Source json.RawMessage `json:"source"`
+	File   *FileInfo       `json:"file"`
 
 	// MCP Apps (docs/mcp-apps.md): a tool_use's UI is its MCP tool's
 	// _meta.ui ({"resourceUri": "ui://...", "visibility": [...]}); a
@@ -270,6 +284,19 @@ func (ev *Event) ErrorText() string { return errorText(ev.Error, ev.Message) }
 // UserText is a user_message's text: its content (a string or text blocks),
 // else its text field.
 func (ev *Event) UserText() string { return userText(ev.Content, ev.Text) }
+
+// Parent is the parent a message names: set is false when it names none
+// (it follows the last message shown), id is "" for the conversation's
+// start (JSON null).
+func (ev *Event) Parent() (id string, set bool) { return parentOf(ev.ParentID) }
+
+func parentOf(raw json.RawMessage) (id string, set bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	id, _ = StringValue(raw)
+	return id, true
+}
 
 // ErrorText is the text of a block that carries an error (terminal_error).
 func (b *Block) ErrorText() string { return errorText(b.Error, b.Message) }

@@ -11,20 +11,48 @@ type SubscribeFrame struct {
 	LastEventID *string `json:"last_event_id,omitempty"`
 }
 
-// TextContent is a text block of a user message.
-type TextContent struct {
-	Type string `json:"type"` // "text"
-	Text string `json:"text"`
-}
-
-// UserMessageFrame sends what the user typed.
+// UserMessageFrame sends what the user typed, with the files attached
+// (image and document blocks, attachments.go). ParentID, when set, makes
+// it an edit: a new version of a sent message, following the message
+// ParentID names (JSON null: the conversation's start) rather than the
+// last one shown (docs/protocol-extensions.md#branches).
 type UserMessageFrame struct {
-	Type      string        `json:"type"` // "user_message"
-	SessionID string        `json:"session_id"`
-	Content   []TextContent `json:"content"`
+	Type      string          `json:"type"` // "user_message"
+	SessionID string          `json:"session_id"`
+	ParentID  json.RawMessage `json:"parent_id,omitempty"`
+	Content   []ContentBlock  `json:"content"`
 	// AppContext is what MCP Apps told the model since the last message
 	// (ui/update-model-context; docs/protocol-extensions.md#mcp-apps).
 	AppContext json.RawMessage `json:"app_context,omitempty"`
+}
+
+// RegenerateFrame asks for another answer in place of MessageID's: a new
+// version of it, which the conversation then follows.
+type RegenerateFrame struct {
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"` // "regenerate"
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id"`
+}
+
+// SelectBranchFrame makes the conversation follow the version of a
+// message MessageID names (one of its siblings).
+type SelectBranchFrame struct {
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"` // "select_branch"
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id"`
+}
+
+// FeedbackFrame rates an answer: Rating "up", "down", or nil to take the
+// rating back; Comment is optional.
+type FeedbackFrame struct {
+	_         [0]func() // not comparable: no equality code in app.wasm
+	Type      string    `json:"type"` // "feedback"
+	SessionID string    `json:"session_id"`
+	MessageID string    `json:"message_id"`
+	Rating    *string   `json:"rating"`
+	Comment   string    `json:"comment,omitempty"`
 }
 
 // ApprovalFrame answers a question (Answers) or a tool approval (Decisions).
@@ -51,6 +79,33 @@ type ClientFrame struct {
 	ApprovalKey string            `json:"approval_key"`
 	Answers     map[string]string `json:"answers"`
 	Decisions   []Decision        `json:"decisions"`
+
+	// Branches and feedback (docs/protocol-extensions.md#branches): the
+	// message a regenerate, select_branch or feedback names; a
+	// user_message's parent (an edit; null for the conversation's start);
+	// a feedback's rating ("up", "down", null) and comment.
+	MessageID string          `json:"message_id"`
+	ParentID  json.RawMessage `json:"parent_id"`
+	Rating    json.RawMessage `json:"rating"`
+	Comment   string          `json:"comment"`
+}
+
+// Parent returns the parent a user_message names: edit is false when it
+// names none (the message follows the last one shown), id is "" for the
+// conversation's start.
+func (f *ClientFrame) Parent() (id string, edit bool) { return parentOf(f.ParentID) }
+
+// Blocks returns a user_message's content as blocks: a string is one text
+// block; nil when the content is neither.
+func (f *ClientFrame) Blocks() []ContentBlock {
+	if s, ok := StringValue(f.Content); ok {
+		return []ContentBlock{{Type: "text", Text: s}}
+	}
+	var blocks []ContentBlock
+	if IsNull(f.Content) || json.Unmarshal(f.Content, &blocks) != nil {
+		return nil
+	}
+	return blocks
 }
 
 // NewSubscribe builds a subscribe frame; a zero id subscribes from the start.
@@ -65,7 +120,48 @@ func NewSubscribe(session string, after EventID) SubscribeFrame {
 
 // NewUserMessage builds a user_message frame.
 func NewUserMessage(session, text string) UserMessageFrame {
-	return UserMessageFrame{Type: "user_message", SessionID: session, Content: []TextContent{{Type: "text", Text: text}}}
+	return NewUserMessageWith(session, text, nil)
+}
+
+// NewUserMessageWith builds a user_message frame with files (FileBlock's
+// blocks), after the text.
+func NewUserMessageWith(session, text string, files []ContentBlock) UserMessageFrame {
+	content := make([]ContentBlock, 0, 1+len(files))
+	if text != "" || len(files) == 0 {
+		content = append(content, ContentBlock{Type: "text", Text: text})
+	}
+	content = append(content, files...)
+	return UserMessageFrame{Type: "user_message", SessionID: session, Content: content}
+}
+
+// NewEdit builds the user_message frame of an edit: a new version of a
+// sent message, following parentID ("" for the conversation's start).
+func NewEdit(session, parentID, text string, files []ContentBlock) UserMessageFrame {
+	f := NewUserMessageWith(session, text, files)
+	f.ParentID = json.RawMessage("null")
+	if parentID != "" {
+		f.ParentID, _ = json.Marshal(parentID)
+	}
+	return f
+}
+
+// NewRegenerate builds a regenerate frame.
+func NewRegenerate(session, messageID string) RegenerateFrame {
+	return RegenerateFrame{Type: "regenerate", SessionID: session, MessageID: messageID}
+}
+
+// NewSelectBranch builds a select_branch frame.
+func NewSelectBranch(session, messageID string) SelectBranchFrame {
+	return SelectBranchFrame{Type: "select_branch", SessionID: session, MessageID: messageID}
+}
+
+// NewFeedback builds a feedback frame; rating "" takes the rating back.
+func NewFeedback(session, messageID, rating, comment string) FeedbackFrame {
+	f := FeedbackFrame{Type: "feedback", SessionID: session, MessageID: messageID, Comment: comment}
+	if rating != "" {
+		f.Rating = &rating
+	}
+	return f
 }
 
 // NewAnswers builds the approval frame of a question form.

@@ -69,6 +69,28 @@ type HistoryMessage struct {
 	Usage       *Usage       `json:"usage"`
 	StopReason  string       `json:"stop_reason"`
 	StopDetails *StopDetails `json:"stop_details"`
+
+	// Branches (docs/protocol-extensions.md#branches): a user message, and
+	// the first message of an answer, carry the message's id, its parent
+	// (read with Parent, as an event's), when it was made, its versions
+	// (Siblings: their ids in order, its own among them) and an answer's
+	// feedback. The messages after an answer's first, up to the next user
+	// message, are that answer's.
+	ID        string          `json:"id"`
+	ParentID  json.RawMessage `json:"parent_id"`
+	CreatedAt string          `json:"created_at"`
+	Siblings  []string        `json:"siblings"`
+	Feedback  *Feedback       `json:"feedback"`
+}
+
+// Parent is the parent the message names, as Event.Parent.
+func (m *HistoryMessage) Parent() (id string, set bool) { return parentOf(m.ParentID) }
+
+// Feedback is a person's rating of an answer.
+type Feedback struct {
+	_       [0]func() // not comparable: no equality code in app.wasm
+	Rating  string    `json:"rating"` // "up" or "down"
+	Comment string    `json:"comment,omitempty"`
 }
 
 // UserText is a user message's text: its content (a string or text

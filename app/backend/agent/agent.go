@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"stepwise/app/backend"
+	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -258,6 +259,9 @@ type Config struct {
 	// Conversations opens the browser's store of conversations (it
 	// blocks); nil or an error: the conversation is kept in memory only.
 	Conversations func() (Conversations, error)
+	// FeedbackURL is where ratings are POSTed (-feedback-url); "": the
+	// thumbs are not offered.
+	FeedbackURL string
 }
 
 // stream is a request being streamed.
@@ -316,9 +320,12 @@ func New(cfg Config) *Backend {
 	return b
 }
 
-// Traits: the page keeps the conversation, listed in the sidebar.
+// Traits: the page keeps the conversation, listed in the sidebar, with
+// the user's half (userhalf.go): files, edits, versions, and ratings
+// where the deployment takes them.
 func (b *Backend) Traits() backend.Traits {
-	return backend.Traits{Store: b.cfg.Store, Listed: true}
+	return backend.Traits{Store: b.cfg.Store, Listed: true, Uploads: true,
+		Offers: components.Offers{Edit: true, Regenerate: true, Branches: true, Feedback: b.cfg.FeedbackURL != "", Export: true, Jump: true}}
 }
 
 // Open restores the page's conversation from the browser's storage when
@@ -387,6 +394,26 @@ func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
 		b.request(req, false)
 	case backend.Stop:
 		b.stop()
+	case backend.Upload:
+		if b.deliver == nil {
+			return backend.ErrUnsupported
+		}
+		readFile(cmd, b.deliver)
+	case backend.Edit:
+		return b.act(cmd.ID, state.Edited{ParentID: cmd.ParentID, Text: cmd.Text}, conv, true, nil)
+	case backend.Regenerate:
+		return b.act(cmd.ID, state.Regenerated{MessageID: cmd.MessageID}, conv, true, nil)
+	case backend.SelectBranch:
+		return b.act(cmd.ID, state.BranchChosen{MessageID: cmd.MessageID}, conv, false, shows(cmd.MessageID))
+	case backend.Rate:
+		if b.cfg.FeedbackURL == "" || b.deliver == nil {
+			return backend.ErrUnsupported
+		}
+		body := feedbackBody(b.cfg.Protocol, conv, cmd)
+		go func() {
+			status, err := postJSON(b.cfg.FeedbackURL, body)
+			b.rated(cmd, status, err)
+		}()
 	case backend.Save:
 		b.saveQueued = false
 		b.save(conv)
@@ -399,17 +426,25 @@ func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
 	return nil
 }
 
-// Check measures the request a run with text would make: it carries the
-// whole conversation.
-func (b *Backend) Check(conv *state.Store, text string) error {
+// Check measures the request a run with text and files would make: it
+// carries the whole conversation, and the files' bytes inline.
+func (b *Backend) Check(conv *state.Store, text string, files []wire.ContentBlock) error {
 	if b.cfg.MaxRequest <= 0 {
 		return nil
 	}
 	c, _ := json.Marshal(b.cfg.Protocol.Conversation(conv))
 	t, _ := json.Marshal(text)
 	size := len(c) + len(t) + 512 // the request's own fields, the message's
+	conversation := size > b.cfg.MaxRequest
+	for _, f := range files {
+		size += 256 // a part's own fields
+		if f.Source != nil {
+			size += len(f.Source.Data) + len(f.Source.URL)
+		}
+	}
 	if size > b.cfg.MaxRequest {
-		return &backend.TooLargeError{Size: size, Limit: b.cfg.MaxRequest, Conversation: true}
+		// Over with the files alone: the message is what to shorten.
+		return &backend.TooLargeError{Size: size, Limit: b.cfg.MaxRequest, Conversation: conversation}
 	}
 	return nil
 }

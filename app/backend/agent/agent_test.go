@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -211,9 +212,13 @@ func TestStreamEnd(t *testing.T) {
 func TestCheckMeasuresTheConversation(t *testing.T) {
 	b := New(Config{SessionID: "s", Protocol: AGUI{Path: "/a"}, MaxRequest: 1000})
 	s := agentStore(AGUI{}, "s")
-	assert.NoError(t, b.Check(s, "short"))
+	assert.NoError(t, b.Check(s, "short", nil))
 	var tooLarge *backend.TooLargeError
-	require.ErrorAs(t, b.Check(s, string(make([]byte, 600))), &tooLarge)
+	require.ErrorAs(t, b.Check(s, string(make([]byte, 600)), nil), &tooLarge)
 	assert.True(t, tooLarge.Conversation)
 	assert.Equal(t, 1000, tooLarge.Limit)
+	// The message's files go inline: their bytes count.
+	file := state.InlineBlock(wire.FileInfo{Name: "a.txt", MediaType: "text/plain"}, strings.Repeat("QUJD", 150))
+	require.ErrorAs(t, b.Check(s, "short", []wire.ContentBlock{file}), &tooLarge)
+	assert.False(t, tooLarge.Conversation, "the message's files make it too large")
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"stepwise/app/backend"
+	"stepwise/components"
 	"stepwise/state"
 	"stepwise/state/wire"
 )
@@ -28,6 +29,9 @@ type Config struct {
 	// The backend's paths (PROTOCOL.md section 1); {session_id} is
 	// replaced.
 	HistoryPath, WSPath, EventsPath, CommandsPath string
+	// FilesPath is where files are uploaded (POST, ?name=); "" when the
+	// backend takes none.
+	FilesPath string
 	// SSE: Server-Sent Events and POSTed commands instead of a WebSocket.
 	SSE bool
 	// MaxFrame is the largest client frame the backend takes, in bytes (0:
@@ -62,14 +66,17 @@ type conn interface {
 
 // Backend is a native backend.
 type Backend struct {
-	cfg  Config
-	conn conn // nil until Open, and outside a browser
-	keep keeper
+	cfg     Config
+	conn    conn // nil until Open, and outside a browser
+	keep    keeper
+	deliver func(backend.Event) // Open's
 }
 
 // New returns a native backend; Open connects it.
 func New(cfg Config) *Backend {
 	cfg.Store.Kept = state.KeptByBackend
+	// A file's relative URL is relative to the history's.
+	cfg.Store.FilesBase = cfg.path(cfg.HistoryPath)
 	b := &Backend{cfg: cfg}
 	b.keep = keeper{
 		store: cfg.Shown, id: cfg.SessionID, opts: cfg.Store,
@@ -129,7 +136,8 @@ func (b *Backend) events(deliver func(backend.Event), load func(*wire.History) (
 
 // Traits: the backend keeps the conversation, listed in the sidebar.
 func (b *Backend) Traits() backend.Traits {
-	t := backend.Traits{Store: b.cfg.Store, Listed: true}
+	t := backend.Traits{Store: b.cfg.Store, Listed: true, Uploads: b.cfg.FilesPath != "",
+		Offers: components.Offers{Edit: true, Regenerate: true, Branches: true, Feedback: true, Export: true, Jump: true}}
 	if b.cfg.SessionsPath != "" {
 		t.Sessions = newSessions(b.cfg.SessionsPath)
 	}
@@ -140,8 +148,15 @@ func (b *Backend) Traits() backend.Traits {
 // refused (*backend.TooLargeError), as is one the transport cannot even
 // queue (backend.ErrOffline).
 func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
-	if f, ok := cmd.(backend.Forget); ok {
-		b.keep.forget(f.ID)
+	switch c := cmd.(type) {
+	case backend.Forget:
+		b.keep.forget(c.ID)
+		return nil
+	case backend.Upload:
+		if b.deliver == nil || b.cfg.FilesPath == "" {
+			return backend.ErrUnsupported
+		}
+		b.upload(c)
 		return nil
 	}
 	frame, err := Encode(b.cfg.SessionID, cmd)
@@ -157,8 +172,9 @@ func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
 	return b.conn.Send(frame)
 }
 
-// Check measures the frame a message of text would make.
-func (b *Backend) Check(conv *state.Store, text string) error {
+// Check measures the frame a message of text would make (its files are
+// references to uploads: a few bytes each).
+func (b *Backend) Check(conv *state.Store, text string, _ []wire.ContentBlock) error {
 	return CheckMessage(b.cfg.SessionID, b.cfg.MaxFrame, text)
 }
 
@@ -185,7 +201,7 @@ func Encode(sessionID string, cmd backend.Command) ([]byte, error) {
 	var frame any
 	switch c := cmd.(type) {
 	case backend.Send:
-		msg := wire.NewUserMessage(sessionID, c.Text)
+		msg := wire.NewUserMessageWith(sessionID, c.Text, c.Files)
 		if len(c.AppContext) > 0 {
 			msg.AppContext, _ = json.Marshal(c.AppContext)
 		}
@@ -196,6 +212,14 @@ func Encode(sessionID string, cmd backend.Command) ([]byte, error) {
 		id, frame = c.ID, wire.NewDecisions(sessionID, c.Key, c.Decisions)
 	case backend.Stop:
 		id, frame = c.ID, wire.NewStop(sessionID)
+	case backend.Edit:
+		id, frame = c.ID, wire.NewEdit(sessionID, c.ParentID, c.Text, c.Files)
+	case backend.Regenerate:
+		id, frame = c.ID, wire.NewRegenerate(sessionID, c.MessageID)
+	case backend.SelectBranch:
+		id, frame = c.ID, wire.NewSelectBranch(sessionID, c.MessageID)
+	case backend.Rate:
+		id, frame = c.ID, wire.NewFeedback(sessionID, c.MessageID, c.Rating, c.Comment)
 	case backend.Save, backend.SaveSoon, backend.Forget:
 		return nil, nil
 	default:

@@ -17,6 +17,7 @@ func (b *Backend) Open(deliver func(backend.Event)) {
 	// A history is loaded into a store of its own here, on the
 	// transport's goroutine, in slices, while the page goes on with the
 	// store it has (app/internal/browser's Pacer); the page then takes it.
+	b.deliver = deliver
 	opts := b.cfg.Store
 	load := func(h *wire.History) (*state.Store, state.Changes) {
 		loaded := state.New(opts)

@@ -10,3 +10,6 @@ func (b *Backend) Open(deliver func(backend.Event)) {}
 
 // Close has nothing to let go of.
 func (b *Backend) Close() {}
+
+// upload has no browser to send from.
+func (b *Backend) upload(backend.Upload) {}

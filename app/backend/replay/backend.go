@@ -10,6 +10,7 @@ import (
 	"stepwise/app/backend"
 	"stepwise/app/backend/native"
 	"stepwise/state"
+	"stepwise/state/wire"
 )
 
 // Config is what to play.
@@ -80,7 +81,7 @@ func (b *Backend) Do(cmd backend.Command, conv *state.Store) error {
 }
 
 // Check measures the frame a message would make.
-func (b *Backend) Check(conv *state.Store, text string) error {
+func (b *Backend) Check(conv *state.Store, text string, _ []wire.ContentBlock) error {
 	return native.CheckMessage(b.cfg.SessionID, b.cfg.MaxFrame, text)
 }
 

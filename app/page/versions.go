@@ -1,0 +1,69 @@
+package page
+
+import (
+	"encoding/json"
+	"strings"
+
+	"stepwise/app/backend"
+	"stepwise/components"
+	"stepwise/state"
+)
+
+// A sent message's actions (docs/protocol-extensions.md#branches,
+// #feedback): edit it, regenerate an answer, show another version, rate
+// an answer. The backend carries them out and says so with events (the
+// new version's echo, branch_selected, feedback); a refusal is said in
+// the notice.
+
+// command sends a command whose refusal goes to the notice.
+func (m *Model) command(make func(id string) backend.Command) {
+	id := m.nextID()
+	m.sent(sentCommand{id: id})
+	m.do(make(id))
+}
+
+// editSent sends a new version of a sent message, with the files it
+// kept; not while a run goes (the edit button says so).
+func (m *Model) editSent(e components.EditCommand) {
+	if m.store.Status() == state.StatusRunning {
+		return
+	}
+	text := strings.TrimSpace(e.Text)
+	if err := m.check(m.store, text, nil); err != nil { // its files are in the conversation already
+		m.notice = m.errorText(err)
+		return
+	}
+	m.command(func(id string) backend.Command {
+		return backend.Edit{ID: id, ParentID: e.ParentID, Text: text, Files: sentBlocks(e.Files)}
+	})
+	m.do(ScrollToEnd{})
+}
+
+// export offers the conversation shown as a file: Markdown (who said
+// what) or JSON (the view model, REPLAY.md).
+func (m *Model) export(format string) {
+	name := "conversation"
+	if m.id != "" {
+		name += "-" + m.id
+	}
+	if format == "json" {
+		b, err := json.Marshal(m.store.View())
+		if err == nil {
+			m.do(Download{Name: name + ".json", MediaType: "application/json", Text: string(b)})
+		}
+		return
+	}
+	agent := m.settings.AgentName
+	if agent == "" {
+		agent = "Stepwise"
+	}
+	title := ""
+	if users := userTexts(m.store); len(users) > 0 {
+		title = TitleFromMessage(users[0])
+	}
+	md := state.ExportMarkdown(m.store.Items(), state.ExportLabels{
+		Title: title, User: m.settings.T("export.you"), Agent: agent,
+		Working: m.settings.T("group.working"), Image: m.settings.T("picture.unnamed"),
+	})
+	m.do(Download{Name: name + ".md", MediaType: "text/markdown", Text: md})
+}
