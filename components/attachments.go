@@ -59,7 +59,7 @@ func attachFiles(ctx app.Context, files app.Value) bool {
 func attachButton(s Settings, a Attach, disabled bool) app.UI {
 	return elem("span", "attach-wrap",
 		voidElem("input", "type", "file", "id", attachInputID, "hidden", "true", "multiple", "true",
-			"accept", a.Accept, "data-testid", "attach-input").On("change", onPickFiles),
+			"accept", a.Accept, "data-testid", "attach-input", "disabled", trueIf(disabled)).On("change", onPickFiles),
 		attrs(iconButton("attach", "attach", s.T("attach.button"), "paperclip"), "disabled", trueIf(disabled)).On("click", openPicker),
 	)
 }

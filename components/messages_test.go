@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"stepwise/components/htmltest"
 	"stepwise/state"
 )
 
@@ -150,6 +151,19 @@ func TestComposerChips(t *testing.T) {
 
 	off := render(t, &Composer{Settings: in("en")})
 	assert.NotContains(t, off, `data-testid="attach"`, "no attach button where files are not taken")
+}
+
+// In the prerendered page nothing but the send button (boot.js's) can be
+// used: the file picker waits for the app too, its input as its button.
+func TestComposerAttachWaitsForTheApp(t *testing.T) {
+	for _, starting := range []bool{true, false} {
+		doc := htmltest.Parse(t, render(t, &Composer{Settings: in("en"), Starting: starting, Attach: Attach{On: true}}))
+		for _, hook := range []string{"attach", "attach-input"} {
+			el := doc.First(htmltest.TestID(hook))
+			require.NotNil(t, el, hook)
+			assert.Equal(t, starting, el.Disabled(), "%s disabled while starting, enabled once the app runs", hook)
+		}
+	}
 }
 
 func TestFileSizesInEachLanguage(t *testing.T) {
