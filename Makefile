@@ -100,8 +100,11 @@ vet: $(PATCHED)
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./components/... ./app/... ./state/...
 
+# The components' tests again as the browser build compiles them (its
+# autolink matchers in place of expressions: components/linkify*.go).
 unit: $(PATCHED)
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -tags goldmarkomitregexp ./components/
 
 # The server's packages again under the race detector: the demo agent's
 # runs, streams and data file writer are concurrent.

@@ -26,20 +26,9 @@ import (
 // It is made on first use, not as the app starts: a new conversation shows
 // no Markdown, and starting is what a person waits for.
 var markdownParser = sync.OnceValue(func() parser.Parser {
-	linkify := extension.NewLinkify(extension.WithLinkifyURLMatcher(linkifyURL), extension.WithLinkifyWWWMatcher(linkifyWWW))
-	return goldmark.New(goldmark.WithExtensions(linkify, extension.Table, extension.Strikethrough, extension.TaskList),
+	return goldmark.New(goldmark.WithExtensions(linkify(), extension.Table, extension.Strikethrough, extension.TaskList),
 		goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mathParser{}, 150)))).Parser()
 })
-
-// GFM's autolinks, as goldmark finds them (extension.GFM's linkify) but
-// without its bound of 256 characters before a domain's last dot, which
-// GFM does not set: for any line shorter than the bound the two find the
-// same links (TestLinkifyMatchers); a longer address is linked whole.
-// Matched by hand (wasm/goldmark-wasm.patch), not by regular expressions:
-// the browser build links no package regexp.
-func linkifyURL(line []byte) int { return extension.LinkifyURLLength(line, -1) }
-
-func linkifyWWW(line []byte) int { return extension.LinkifyWWWLength(line, -1) }
 
 // MarkdownWarmUp is what the first answer's Markdown would otherwise wait
 // for, done ahead in steps, each meant for a browser task of its own (the
