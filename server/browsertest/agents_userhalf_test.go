@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -157,11 +158,7 @@ func testAISDKUserHalf(t *testing.T, major string) {
 	badFilesRefused(t, p, dir)
 	mismatchRefused(t, p, dir)
 	p.attach(writePNG(t, dir, "chart.png", 12, 9))
-	p.waitJS(draftFiles+`.length === 1 && `+draftFiles+`[0].dataset.state === "done"`, 10*time.Second)
-	p.do(chromedp.Focus(chromedp.CSS(`[data-testid="composer"]`)))
-	p.pressEnter()
-	p.waitJS(pictureSent, 10*time.Second)
-	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-testid="regenerate"]')`, 60*time.Second)
+	sendAttachedAndWait(p, 1)
 
 	// The route received the file part as useChat sends it, and the SDK
 	// gave it to the model.
@@ -244,11 +241,7 @@ func TestAGUIUserHalf(t *testing.T) {
 
 	badFilesRefused(t, p, dir)
 	p.attach(writePNG(t, dir, "chart.png", 12, 9), writeFile(t, dir, "notes.md", []byte("# Notes\nHanoi, 31 degrees\n")))
-	p.waitJS(draftFiles+`.length === 2 && `+draftFiles+`.every(c => c.dataset.state === "done")`, 10*time.Second)
-	p.do(chromedp.Focus(chromedp.CSS(`[data-testid="composer"]`)))
-	p.pressEnter()
-	p.waitJS(pictureSent, 10*time.Second)
-	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-testid="regenerate"]')`, 60*time.Second)
+	sendAttachedAndWait(p, 2)
 
 	// The agent received (and its SDK's schema accepted) the image and the
 	// document as content parts.
@@ -297,4 +290,15 @@ func TestAGUIUserHalf(t *testing.T) {
 	p.reload()
 	p.waitConnected()
 	p.waitJS(versionsAfterReload+` && `+pictureSent, 20*time.Second)
+}
+
+// sendAttachedAndWait sends the composer once its n files are read, and
+// waits for the sent picture and the whole answer (its regenerate button).
+func sendAttachedAndWait(p *page, n int) {
+	p.t.Helper()
+	p.waitJS(draftFiles+`.length === `+strconv.Itoa(n)+` && `+draftFiles+`.every(c => c.dataset.state === "done")`, 10*time.Second)
+	p.do(chromedp.Focus(chromedp.CSS(`[data-testid="composer"]`)))
+	p.pressEnter()
+	p.waitJS(pictureSent, 10*time.Second)
+	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-testid="regenerate"]')`, 60*time.Second)
 }
