@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,17 @@ func (p *page) typeKeys(text string) {
 func (p *page) afterFrames() {
 	p.t.Helper()
 	p.waitJS(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
+}
+
+// settled waits until the element sel names is on the page and stays in
+// place for a frame (what a mouse click aims at).
+func (p *page) settled(sel string) {
+	p.t.Helper()
+	p.waitJS(`new Promise(r => { let last = ""; const tick = n => {
+		const el = document.querySelector(`+strconv.Quote(sel)+`);
+		const box = el ? JSON.stringify(el.getBoundingClientRect()) : "";
+		if (box && box === last) r(true); else if (n > 60) r(false); else { last = box; requestAnimationFrame(() => tick(n + 1)); }
+	}; tick(0); })`, 10*time.Second)
 }
 
 // loggedTypes lists the types of the session's stored events.
@@ -147,8 +159,11 @@ func TestTypingWhileApprovalArrivesApprovesNothing(t *testing.T) {
 			t.Fatal("a space after the reload answered the approval")
 		}
 	}
-	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="reject"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="approval-send"]`)))
+	p.do(chromedp.Click(chromedp.CSS(`[data-kind="approval"] button[data-decision="reject"]`)))
+	// The reason field that opens grows the conversation, which keeps its
+	// end in view: a click aimed before that scroll lands above Send.
+	p.settled(`[data-testid="approval-send"]`)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid="approval-send"]`)))
 	p.waitJS(agentStatus+` === "idle"`, 15*time.Second)
 }
 
