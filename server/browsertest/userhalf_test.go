@@ -24,6 +24,9 @@ func TestPicturesOpenFullSize(t *testing.T) {
 	if got := eval[string](p, thumb+`.getAttribute('aria-label')`); got != "Open full size: fpt-6-thang.png" {
 		t.Errorf("the thumbnail is named %q", got)
 	}
+	// The group folds 300 ms after its steps end, maybe after the replay's
+	// end: open it once it has folded, or the click would fold it.
+	p.waitJS(`document.querySelector('[data-kind="group"] > .group-header[aria-expanded="false"]')`, 5*time.Second)
 	p.do(chromedp.Click(chromedp.CSS(`[data-kind="group"] > button`)))
 	p.waitJS(`document.querySelector('[data-kind="tool"] [data-testid="picture"] img')`, 5*time.Second)
 	p.axe("pictures")
