@@ -290,7 +290,7 @@ func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
 	if s.Offers.Regenerate {
 		out = append(out, raiser(actionButton(s, busy, "retry", "message.regenerate", "regenerate"), ActionRegenerate, ref.ID))
 	}
-	if s.Offers.Feedback {
+	if s.Offers.Feedback && ref.ID != "" { // an error before any message: nothing to rate
 		out = append(out, feedbackView(ref, s))
 	}
 	return append(out, messageMeta(ref, s, busy)...)
