@@ -204,7 +204,10 @@ func raiser(b app.HTMLElem, action, value string) app.HTMLElem {
 // about the focus (the button clicked may go with its view).
 func raise(ctx app.Context, e app.Event) {
 	b := e.Get("currentTarget")
-	action, value := b.Get("dataset").Get("action").String(), b.Get("dataset").Get("value").String()
+	action, value := b.Get("dataset").Get("action").String(), ""
+	if v := b.Get("dataset").Get("value"); v.Type() == app.TypeString {
+		value = v.String() // an empty value is no attribute: no message id
+	}
 	if b.Call("getAttribute", "aria-disabled").String() == "true" {
 		ctx.PreventUpdate()
 		return
