@@ -305,3 +305,29 @@ func TestAISDKRegenerateWithoutIDIsRefused(t *testing.T) {
 	_, err = s.ApplyLocal(Regenerated{})
 	assert.ErrorIs(t, err, ErrNoSuchMessage)
 }
+
+// A run stopped before any message of its answer is answered again the
+// same way: the stop goes, a new run from the user's message.
+func TestAGUIRegenerateAfterAStopWithoutAnswer(t *testing.T) {
+	s := keptStore(KeptAsAGUI)
+	_, err := s.ApplyLocal(UserSent{Text: "Hi"})
+	require.NoError(t, err)
+	first, _ := s.NextAGUIRun()
+	applyTo(s, `{"type":"RUN_STARTED","threadId":"`+first.ThreadID+`","runId":"`+first.RunID+`"}`)
+	_, err = s.ApplyLocal(RunStopped{})
+	require.NoError(t, err)
+	items := s.Items()
+	last := items[len(items)-1]
+	require.Equal(t, KindStopped, last.Kind)
+	require.NotNil(t, last.Message)
+	assert.Empty(t, last.Message.ID)
+
+	_, err = s.ApplyLocal(Regenerated{})
+	require.NoError(t, err)
+	again, ok := s.NextAGUIRun()
+	require.True(t, ok)
+	assert.Equal(t, first.Messages, again.Messages)
+	for _, it := range s.Items() {
+		assert.NotEqual(t, KindStopped, it.Kind)
+	}
+}
