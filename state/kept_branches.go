@@ -206,9 +206,9 @@ func (p *keptPath) answerless(kept Kept) bool {
 // the path's last message: a new answer replaces them. A note of no
 // message has nothing to be a version of.
 func (p *keptPath) dropLastTurnNotes() {
-	n := len(p.Messages)
-	p.Notes = slices.DeleteFunc(p.Notes, func(note ShownNote) bool { return note.At >= n })
-	p.Answered = slices.DeleteFunc(p.Answered, func(o OpenInterrupt) bool { return o.At >= n })
+	last := len(p.Messages) - 1
+	p.Notes, _ = splitAt(p.Notes, last, 0, func(n *ShownNote) *int { return &n.At })
+	p.Answered, _ = splitAt(p.Answered, last, 0, func(o *OpenInterrupt) *int { return &o.At })
 }
 
 // choose makes the path go through version id: the path's rest from
