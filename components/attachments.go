@@ -55,11 +55,16 @@ func attachFiles(ctx app.Context, files app.Value) bool {
 	return true
 }
 
-// attachButton opens the file picker.
+// attachButton opens the file picker. While disabled (the prerendered
+// page) the picker's input is left out: nothing but boot.js's send button
+// may be used before the app runs.
 func attachButton(s Settings, a Attach, disabled bool) app.UI {
-	return elem("span", "attach-wrap",
-		voidElem("input", "type", "file", "id", attachInputID, "hidden", "true", "multiple", "true",
-			"accept", a.Accept, "data-testid", "attach-input", "disabled", trueIf(disabled)).On("change", onPickFiles),
+	var picker app.UI
+	if !disabled {
+		picker = voidElem("input", "type", "file", "id", attachInputID, "hidden", "true", "multiple", "true",
+			"accept", a.Accept, "data-testid", "attach-input").On("change", onPickFiles)
+	}
+	return elem("span", "attach-wrap", picker,
 		attrs(iconButton("attach", "attach", s.T("attach.button"), "paperclip"), "disabled", trueIf(disabled)).On("click", openPicker),
 	)
 }
