@@ -204,7 +204,10 @@ func raiser(b app.HTMLElem, action, value string) app.HTMLElem {
 // about the focus (the button clicked may go with its view).
 func raise(ctx app.Context, e app.Event) {
 	b := e.Get("currentTarget")
-	action, value := b.Get("dataset").Get("action").String(), b.Get("dataset").Get("value").String()
+	action, value := b.Get("dataset").Get("action").String(), ""
+	if v := b.Get("dataset").Get("value"); v.Type() == app.TypeString {
+		value = v.String() // an empty value is no attribute: no message id
+	}
 	if b.Call("getAttribute", "aria-disabled").String() == "true" {
 		ctx.PreventUpdate()
 		return
@@ -290,7 +293,7 @@ func answerActions(it *state.Item, s Settings, busy bool) []app.UI {
 	if s.Offers.Regenerate {
 		out = append(out, raiser(actionButton(s, busy, "retry", "message.regenerate", "regenerate"), ActionRegenerate, ref.ID))
 	}
-	if s.Offers.Feedback {
+	if s.Offers.Feedback && ref.ID != "" { // an error before any message: nothing to rate
 		out = append(out, feedbackView(ref, s))
 	}
 	return append(out, messageMeta(ref, s, busy)...)

@@ -241,3 +241,13 @@ func TestGroupEndingAnAnswerIsNotWrapped(t *testing.T) {
 	require.NotNil(t, last.Message)
 	assert.NotContains(t, itemHTML(t, allOffers(), last), "answer-end")
 }
+
+// An AG-UI run that failed before any message of its answer: its error
+// offers regenerate, and no thumbs (there is no message to rate).
+func TestErrorWithoutAnswerOffersRegenerateOnly(t *testing.T) {
+	it := &state.Item{Kind: state.KindError, Text: "The model is overloaded.",
+		Message: &state.MessageRef{Role: "assistant", ParentID: "u1", Index: 1, Count: 1}}
+	html := itemHTML(t, allOffers(), it)
+	assert.Contains(t, html, `data-testid="regenerate"`)
+	assert.NotContains(t, html, `data-testid="feedback"`)
+}

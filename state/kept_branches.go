@@ -59,7 +59,10 @@ type (
 		_              [0]func() // not comparable: no equality code
 		ParentID, Text string
 	}
-	// Regenerated: a new version of answer MessageID.
+	// Regenerated: a new version of answer MessageID. In the AG-UI mode,
+	// MessageID "" answers the last user message again after a run that
+	// failed or stopped before any message of its answer: the run's note
+	// goes, replaced by the new answer.
 	Regenerated struct{ MessageID string }
 	// BranchChosen: the path goes through version MessageID.
 	BranchChosen struct{ MessageID string }
@@ -191,6 +194,23 @@ func splitAt[T any](list []T, keep, base int, at func(*T) *int) (kept, moved []T
 	return kept, moved
 }
 
+// answerless reports whether the path ends with a user message that no
+// message answers: an AG-UI run failed or stopped before its answer's
+// first message (an AI SDK error comes inside a started message).
+func (p *keptPath) answerless(kept Kept) bool {
+	n := len(p.heads)
+	return kept == KeptAsAGUI && n > 0 && p.heads[n-1].user()
+}
+
+// dropLastTurnNotes drops the notes and answered interrupts shown after
+// the path's last message: a new answer replaces them. A note of no
+// message has nothing to be a version of.
+func (p *keptPath) dropLastTurnNotes() {
+	last := len(p.Messages) - 1
+	p.Notes, _ = splitAt(p.Notes, last, 0, func(n *ShownNote) *int { return &n.At })
+	p.Answered, _ = splitAt(p.Answered, last, 0, func(o *OpenInterrupt) *int { return &o.At })
+}
+
 // choose makes the path go through version id: the path's rest from
 // there is put away, and the version's comes back as it was shown.
 func (p *keptPath) choose(id string) error {
@@ -246,7 +266,7 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 	}
 	p := newKeptPath(conv)
 	var files []keptFile
-	run, regenerate := false, ""
+	run, regenerate, answerAgain := false, "", false
 	switch ev := ev.(type) {
 	case Edited:
 		i := 0
@@ -263,6 +283,14 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 		p.cut(i, i)
 		run = true
 	case Regenerated:
+		if ev.MessageID == "" {
+			if !p.answerless(kept) {
+				return Changes{}, ErrNoSuchMessage
+			}
+			p.dropLastTurnNotes()
+			run, answerAgain = true, true
+			break
+		}
 		i := p.index(ev.MessageID)
 		if i < 0 || p.heads[i].user() {
 			return Changes{}, ErrNoSuchMessage
@@ -288,7 +316,7 @@ func (s *Store) applyKept(ev Local) (Changes, error) {
 		s.restoreUI(ui)
 	}
 	switch {
-	case regenerate != "":
+	case regenerate != "" || answerAgain:
 		s.startRun("")
 		s.brandPending, s.msgType = true, ""
 		s.startTurn()
@@ -393,6 +421,12 @@ func (s *Store) markKeptRefs() {
 			}
 		} else if last := i+1 == len(s.items) || s.items[i+1].Kind == KindUser; last && u >= 0 && u < len(answers) && !(u+1 == len(users) && s.status == StatusRunning) {
 			want = answers[u]
+		}
+		if want == nil && kept == KeptAsAGUI && u >= 0 && u+1 == len(users) && answers[u] == nil && s.status != StatusRunning &&
+			i+1 == len(s.items) && (it.Kind == KindError || it.Kind == KindStopped) {
+			// A run that failed or stopped before its answer's first
+			// message: the ref of no message, to answer again from here.
+			want = &MessageRef{Role: "assistant", ParentID: users[u].ID, Index: 1, Count: 1}
 		}
 		if !sameRef(it.Message, want) {
 			it.Message = want

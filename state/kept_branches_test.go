@@ -248,3 +248,86 @@ func TestChosenVersionKeepsNothingOfTheOther(t *testing.T) {
 	assert.Equal(t, "m2", c.Messages[1].ID)
 	assert.Empty(t, c.Messages[1].ToolCalls, "m1's tool calls")
 }
+
+// An AG-UI run that fails before any message of its answer can be
+// answered again: its error carries the ref of no message, and
+// regenerating it replaces the error with a new run from the user's
+// message.
+func TestAGUIRegenerateFromAnErrorWithoutAnswer(t *testing.T) {
+	s := keptStore(KeptAsAGUI)
+	_, err := s.ApplyLocal(UserSent{Text: "Hi"})
+	require.NoError(t, err)
+	first, ok := s.NextAGUIRun()
+	require.True(t, ok)
+	applyTo(s, `{"type":"RUN_STARTED","threadId":"`+first.ThreadID+`","runId":"`+first.RunID+`"}`,
+		`{"type":"RUN_ERROR","message":"The model is overloaded."}`)
+	items := s.Items()
+	last := items[len(items)-1]
+	require.Equal(t, KindError, last.Kind)
+	require.NotNil(t, last.Message, "the error offers the way out")
+	assert.Equal(t, MessageRef{Role: "assistant", ParentID: first.Messages[0].ID, Index: 1, Count: 1}, *last.Message)
+	require.Len(t, s.AGUIConversation().Notes, 1)
+
+	_, err = s.ApplyLocal(Regenerated{})
+	require.NoError(t, err)
+	again, ok := s.NextAGUIRun()
+	require.True(t, ok)
+	assert.Equal(t, first.ThreadID, again.ThreadID)
+	assert.NotEqual(t, first.RunID, again.RunID)
+	require.Len(t, again.Messages, 1, "the path up to the user's message, nothing of the error")
+	assert.Equal(t, first.Messages[0].ID, again.Messages[0].ID)
+	assert.Empty(t, s.AGUIConversation().Notes, "the new answer replaces the error")
+	assert.Equal(t, StatusRunning, s.Status())
+	for _, it := range s.Items() {
+		assert.NotEqual(t, KindError, it.Kind)
+	}
+
+	applyTo(s, `{"type":"RUN_STARTED","threadId":"`+again.ThreadID+`","runId":"`+again.RunID+`"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello."}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m1"}`,
+		`{"type":"RUN_FINISHED","threadId":"`+again.ThreadID+`","runId":"`+again.RunID+`"}`)
+	r := refs(s)
+	require.Len(t, r, 2)
+	assert.Equal(t, "m1", r[1].ID)
+	assert.Equal(t, 1, r[1].Count, "an error of no message is no version")
+
+	// Once answered, there is nothing to answer again without an id.
+	_, err = s.ApplyLocal(Regenerated{})
+	assert.ErrorIs(t, err, ErrNoSuchMessage)
+}
+
+// The AI SDK's errors come inside a started message: no ref without an id.
+func TestAISDKRegenerateWithoutIDIsRefused(t *testing.T) {
+	s := keptStore(KeptAsAISDK)
+	_, err := s.ApplyLocal(UserSent{Text: "Hi"})
+	require.NoError(t, err)
+	_, err = s.ApplyLocal(Regenerated{})
+	assert.ErrorIs(t, err, ErrNoSuchMessage)
+}
+
+// A run stopped before any message of its answer is answered again the
+// same way: the stop goes, a new run from the user's message.
+func TestAGUIRegenerateAfterAStopWithoutAnswer(t *testing.T) {
+	s := keptStore(KeptAsAGUI)
+	_, err := s.ApplyLocal(UserSent{Text: "Hi"})
+	require.NoError(t, err)
+	first, _ := s.NextAGUIRun()
+	applyTo(s, `{"type":"RUN_STARTED","threadId":"`+first.ThreadID+`","runId":"`+first.RunID+`"}`)
+	_, err = s.ApplyLocal(RunStopped{})
+	require.NoError(t, err)
+	items := s.Items()
+	last := items[len(items)-1]
+	require.Equal(t, KindStopped, last.Kind)
+	require.NotNil(t, last.Message)
+	assert.Empty(t, last.Message.ID)
+
+	_, err = s.ApplyLocal(Regenerated{})
+	require.NoError(t, err)
+	again, ok := s.NextAGUIRun()
+	require.True(t, ok)
+	assert.Equal(t, first.Messages, again.Messages)
+	for _, it := range s.Items() {
+		assert.NotEqual(t, KindStopped, it.Kind)
+	}
+}

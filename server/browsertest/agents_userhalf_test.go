@@ -302,3 +302,40 @@ func sendAttachedAndWait(p *page, n int) {
 	p.waitJS(pictureSent, 10*time.Second)
 	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-testid="regenerate"]')`, 60*time.Second)
 }
+
+// An AG-UI run that fails before any message of its answer: regenerate on
+// its error is the way out, a new run (new runId, same threadId) with the
+// path up to the user's message, and the new answer replaces the error.
+func TestAGUIRegenerateFromAnErrorWithoutAnswer(t *testing.T) {
+	agent := startAgentServer(t, "agui-server.mjs")
+	base, _ := agentSiteWithFeedback(t, agentproxy.AGUI, agent+"/agent")
+	p := newPage(t)
+	p.openAt(base, "/?session=agui-flaky&lang=en")
+	p.waitConnected()
+
+	p.send("flaky weather")
+	const errorRegenerate = `document.querySelector('[data-kind="error"]')?.closest('.answer-end')?.querySelector('[data-testid="regenerate"]')`
+	p.waitJS(agentStatus+` === "error" && `+errorRegenerate, 30*time.Second, `window.stepwise.view()`)
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="feedback"]').length`); n != 0 {
+		t.Errorf("%d ratings offered on an error of no message", n)
+	}
+	var requests []wire.RunAgentInput
+	getJSON(t, agent+"/requests", &requests)
+	failed := requests[len(requests)-1]
+
+	p.click(`.answer-end:has([data-kind="error"]) [data-testid="regenerate"]`)
+	p.waitJS(agentStatus+` === "idle" && document.body.textContent.includes("31 degrees and sunny") && !document.querySelector('[data-kind="error"]')`,
+		60*time.Second, `window.stepwise.view()`)
+	getJSON(t, agent+"/requests", &requests)
+	again := requests[len(requests)-1]
+	if len(requests) < 2 || again.RunID == failed.RunID || again.ThreadID != failed.ThreadID ||
+		mustJSON(t, again.Messages) != mustJSON(t, failed.Messages) || strings.Contains(mustJSON(t, again.Messages), "overloaded") {
+		t.Fatalf("after %s, regenerate ran %s", mustJSON(t, failed), mustJSON(t, again))
+	}
+	p.axe("an answer regenerated from an error in the AG-UI mode")
+
+	// F5 shows the answer, not the error it replaced.
+	p.reload()
+	p.waitConnected()
+	p.waitJS(`document.body.textContent.includes("31 degrees and sunny") && !document.querySelector('[data-kind="error"]')`, 20*time.Second)
+}

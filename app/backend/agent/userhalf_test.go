@@ -113,3 +113,27 @@ func TestFeedbackBody(t *testing.T) {
 	assert.Equal(t, backend.Outcome{CommandID: "c2"}, f.applied[len(f.applied)-1])
 	assert.Equal(t, backend.Happened{Event: state.Rated{MessageID: "a1", Rating: "up"}}, f.applied[len(f.applied)-2])
 }
+
+// An AG-UI run that failed before any message of its answer: regenerate
+// (no message id) runs again from the user's message.
+func TestAGUIRegenerateFromAnErrorWithoutAnswer(t *testing.T) {
+	f := newFake(t, AGUI{Path: "/agent"})
+	f.send(t, "flaky")
+	require.Len(t, f.requests, 1)
+	var first wire.RunAgentInput
+	require.NoError(t, json.Unmarshal(f.requests[0].req.Body, &first))
+	f.apply(backend.Frames{Frames: [][]byte{
+		[]byte(`{"type":"RUN_STARTED","threadId":"` + first.ThreadID + `","runId":"` + first.RunID + `"}`),
+		[]byte(`{"type":"RUN_ERROR","message":"The model is overloaded."}`)}})
+	f.apply(backend.StreamClosed{})
+	require.Equal(t, state.StatusError, f.conv.Status())
+
+	require.NoError(t, f.Do(backend.Regenerate{ID: "c2"}, f.conv))
+	assert.Equal(t, backend.Outcome{CommandID: "c2"}, f.applied[len(f.applied)-1])
+	require.Len(t, f.requests, 2)
+	var again wire.RunAgentInput
+	require.NoError(t, json.Unmarshal(f.requests[1].req.Body, &again))
+	assert.Equal(t, first.ThreadID, again.ThreadID)
+	assert.NotEqual(t, first.RunID, again.RunID)
+	assert.Equal(t, first.Messages, again.Messages)
+}

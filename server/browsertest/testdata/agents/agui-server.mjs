@@ -17,14 +17,15 @@
 //                    the messages and state the official client then holds
 //                    (what Stepwise's own conversation is compared with)
 //   POST /release    lets a waiting "slow" run go on
-//   POST /reset      forgets the requests
+//   POST /reset      forgets the requests (and which "flaky" runs failed)
 //
 // What a run does depends on its input: a resume answers the open
 // interrupts; else the last user message chooses: "email" calls send_email
 // and interrupts for its approval (RUN_FINISHED outcome); "account" asks a
 // question through a form interrupt; "legacy" asks approval as LangGraph
 // does (CUSTOM on_interrupt); "slow" streams text and waits for /release;
-// "fail" ends with RUN_ERROR; "expense" asks approval as the .NET AG-UI
+// "fail" ends with RUN_ERROR; "flaky" fails with RUN_ERROR before any
+// message the first time, and answers as below after; "expense" asks approval as the .NET AG-UI
 // hosting does (a call to the client tool request_approval, its request
 // wrapped in {request: {approval_id, function_name, ...}}); "ask" calls
 // the client tool ask_user when the client offered it (RunAgentInput.tools);
@@ -45,6 +46,7 @@ const port = Number(process.argv[process.argv.indexOf('--port') + 1] || 0);
 const host = process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : '127.0.0.1';
 
 let requests = [];
+const failedOnce = new Set(); // the user messages a "flaky" run failed on
 let gate = deferred();
 
 function deferred() {
@@ -275,6 +277,13 @@ async function* run(input) {
     yield { type: EventType.RUN_FINISHED, threadId, runId };
     return;
   }
+  if (text.includes('flaky') && !failedOnce.has(last.id)) {
+    // Fails before any message, once per user message: the run after
+    // answers.
+    failedOnce.add(last.id);
+    yield { type: EventType.RUN_ERROR, message: 'The model is overloaded.', code: 'overloaded' };
+    return;
+  }
   if (text.includes('fail')) {
     yield* say('msg-' + n, 'Let me try.');
     yield { type: EventType.RUN_ERROR, message: 'The model is overloaded.', code: 'overloaded' };
@@ -344,6 +353,7 @@ const server = http.createServer(async (req, res) => {
     }
     if (req.method === 'POST' && url.pathname === '/reset') {
       requests = [];
+      failedOnce.clear();
       return json(res, 200, { ok: true });
     }
     json(res, 404, { error: 'not found' });
