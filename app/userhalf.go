@@ -14,7 +14,7 @@ import (
 // export.go) as the page's messages: one handler for them all.
 func (c *Controller) mountUserHalf(ctx app.Context) {
 	for _, action := range [...]string{components.ActionAttachFiles, components.ActionRemoveFile, components.ActionEditSent,
-		components.ActionFeedback, components.ActionRegenerate, components.ActionSelectBranch, components.ActionExport,
+		components.ActionFeedback, components.ActionRegenerate, components.ActionSelectBranch, components.ActionDiscardEdit, components.ActionExport,
 		components.ActionJumpToLatest} {
 		c.handle(ctx, action, userHalfMsg)
 	}
@@ -37,6 +37,8 @@ func userHalfMsg(a app.Action) page.Msg {
 		return page.Regenerate{MessageID: id}
 	case components.ActionSelectBranch:
 		return page.SelectBranch{MessageID: id}
+	case components.ActionDiscardEdit:
+		return page.DiscardEdit{MessageID: id}
 	case components.ActionExport:
 		return page.Export{Format: id}
 	case components.ActionJumpToLatest:

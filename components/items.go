@@ -33,7 +33,7 @@ func (v *ItemView) Render() app.UI {
 	case state.KindText:
 		body = textItem(v.Item, v.Settings, v.Copied, &v.md, answerActions(v.Item, v.Settings, v.Busy)...)
 	case state.KindUser:
-		body = &UserView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings, Busy: v.Busy, Copied: v.Copied}
+		body = &UserView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings, Busy: v.Busy, Copied: v.Copied, Refused: v.refusedEdit()}
 	default:
 		body = itemBody(v.Item, v.Settings, v.Forms)
 		// An answer that ended in an error or a stop: regenerate is the way
@@ -142,6 +142,15 @@ func (d *Disclosure) toggle(ctx app.Context, e app.Event) { d.open = !d.open }
 // button is the row that opens and closes the region with id controls.
 func (d *Disclosure) button(class, controls string, body ...app.UI) app.HTMLButton {
 	return app.Button().Class(class).Aria("expanded", d.open).Aria("controls", controls).OnClick(d.toggle).Body(body...)
+}
+
+// refusedEdit is the edit of the item's message that the backend refused,
+// if any.
+func (v *ItemView) refusedEdit() FormState {
+	if v.Item.Message == nil || len(v.Forms) == 0 {
+		return FormState{}
+	}
+	return v.Forms[EditFormKey(v.Item.Message.ID)]
 }
 
 func domID(prefix string, it *state.Item) string {

@@ -32,6 +32,7 @@ const (
 	ActionEditSent     = "stepwise.message.edit"       // EditCommand
 	ActionRegenerate   = "stepwise.message.regenerate" // string: the answer's message id
 	ActionSelectBranch = "stepwise.message.branch"     // string: the version's message id
+	ActionDiscardEdit  = "stepwise.message.discard"    // string: the message id of a refused edit cancelled
 	ActionFeedback     = "stepwise.message.feedback"   // FeedbackCommand
 	ActionExport       = "stepwise.export"             // string: "markdown" or "json"
 	ActionJumpToLatest = "stepwise.jump"               // no value
@@ -68,9 +69,16 @@ type UserView struct {
 	Settings Settings
 	Busy     bool // a run is going
 	Copied   string
+	// Refused is an edit of the message the backend refused (Forms,
+	// EditFormKey): the editor opens again with its text and why.
+	Refused FormState
 
 	editing bool
-	key     int // the item editing is about (a view may be reused for another)
+	key     int    // the item editing is about (a view may be reused for another)
+	reopen  string // the refusal the editor last opened again for
+	// focusEditor: the editor takes the focus as it opens (not when a
+	// refusal opens it again while the reader is elsewhere).
+	focusEditor bool
 }
 
 // editedFrom is the message an edit was sent from, until its new version
@@ -89,10 +97,11 @@ func (v *UserView) save(ctx app.Context) {
 	if text == "" && len(it.Attachments) == 0 {
 		return
 	}
-	v.close(ctx)
 	if text == strings.TrimSpace(it.Text) {
-		return // nothing changed: no new version
+		v.cancel(ctx) // nothing changed: no new version
+		return
 	}
+	v.close(ctx)
 	editedFrom = *it.Message
 	ctx.NewActionWithValue(ActionEditSent, EditCommand{MessageID: it.Message.ID, ParentID: it.Message.ParentID, Text: text, Files: it.Attachments})
 }
@@ -109,16 +118,24 @@ func (v *UserView) onSubmit(ctx app.Context, e app.Event) {
 	v.save(ctx)
 }
 
-func (v *UserView) onCancel(ctx app.Context, e app.Event) { v.close(ctx) }
+func (v *UserView) onCancel(ctx app.Context, e app.Event) { v.cancel(ctx) }
 
-func (v *UserView) onEdit(ctx app.Context, e app.Event) { v.editing = !v.Busy }
+// cancel leaves the editor as it was; a refused edit's text is dropped.
+func (v *UserView) cancel(ctx app.Context) {
+	v.close(ctx)
+	if v.Refused.Error != "" {
+		ctx.NewActionWithValue(ActionDiscardEdit, v.Item.Message.ID)
+	}
+}
+
+func (v *UserView) onEdit(ctx app.Context, e app.Event) { v.editing, v.focusEditor = !v.Busy, true }
 
 func (v *UserView) onKeyDown(ctx app.Context, e app.Event) {
 	switch {
 	case e.Get("key").String() == "Escape":
 		e.PreventDefault()
 		e.Call("stopPropagation")
-		v.close(ctx)
+		v.cancel(ctx)
 	case enterSends(e):
 		e.PreventDefault()
 		v.save(ctx)
@@ -130,7 +147,15 @@ func (v *UserView) onKeyDown(ctx app.Context, e app.Event) {
 func (v *UserView) Render() app.UI {
 	it, s := v.Item, v.Settings
 	if v.key != it.Key {
-		v.key, v.editing = it.Key, false
+		v.key, v.editing, v.reopen = it.Key, false, ""
+	}
+	if r := v.Refused; r.Error == "" {
+		v.reopen = ""
+	} else if mark := r.Error + "\x00" + r.Restore; mark != v.reopen {
+		// Refused: the editor again, with the focus if the reader is still
+		// where the edit left it (this message's edit button, or nowhere).
+		v.reopen, v.editing = mark, true
+		v.focusEditor = focusIsOnOrNowhere(domID("edit-button", it))
 	}
 	ref := it.Message
 	if ref != nil && editedFrom.ID != "" && ref.ID != editedFrom.ID && ref.ParentID == editedFrom.ParentID && ref.Count > editedFrom.Count {
@@ -139,11 +164,18 @@ func (v *UserView) Render() app.UI {
 	}
 	var body app.UI = attrs(textElem("div", "bubble", it.Text), "dir", "auto")
 	if v.editing && ref != nil {
-		id := v.editID()
+		id, text, why := v.editID(), it.Text, app.UI(nil)
+		box := attrs(app.Elem("textarea").Class("edit-input"), "id", id, "data-testid", "edit-input", "aria-label", s.T("message.edit_label"))
+		if v.Refused.Error != "" {
+			whyID := domID("edit-error", it)
+			text = v.Refused.Restore
+			why = attrs(textElem("p", "form-error", v.Refused.Error), "id", whyID, "role", "alert", "data-testid", "edit-error")
+			box = attrs(box, "aria-describedby", whyID)
+		}
 		body = attrs(elem("form", "edit-form",
-			&focusOnMount{ID: id, Elem: attrs(app.Elem("textarea").Class("edit-input"), "id", id, "data-testid", "edit-input",
-				"aria-label", s.T("message.edit_label"), "rows", strconv.Itoa(min(8, strings.Count(it.Text, "\n")+2)), "value", it.Text).
+			&focusOnMount{ID: id, Skip: !v.focusEditor, Elem: attrs(box, "rows", strconv.Itoa(min(8, strings.Count(text, "\n")+2)), "value", text).
 				On("keydown", v.onKeyDown)},
+			why,
 			elem("div", "edit-buttons",
 				attrs(textElem("button", "primary", s.T("message.save")), "type", "submit", "data-testid", "edit-save"),
 				textButton("", "edit-cancel", s.T("message.cancel")).On("click", v.onCancel),

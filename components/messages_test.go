@@ -251,3 +251,23 @@ func TestErrorWithoutAnswerOffersRegenerateOnly(t *testing.T) {
 	assert.Contains(t, html, `data-testid="regenerate"`)
 	assert.NotContains(t, html, `data-testid="feedback"`)
 }
+
+// An edit the backend refused: the message's editor is open again with
+// the text that was sent and why, so that nothing typed is lost.
+func TestRefusedEditOpensTheEditorAgain(t *testing.T) {
+	s := branchedStore(t)
+	u := s.Items()[0]
+	forms := Forms{EditFormKey("m1"): {Error: "That message is no longer in the conversation.", Restore: "What is in this chart?"}}
+	html := render(t, &ItemView{Item: u, Rev: u.Rev, Settings: allOffers(), Forms: forms.of(u)})
+	assert.Contains(t, html, `data-testid="edit-form"`)
+	assert.Contains(t, html, `value="What is in this chart?"`)
+	assert.Contains(t, startTag(html, "edit-error"), `role="alert"`)
+	assert.Contains(t, startTag(html, "edit-input"), `aria-describedby="edit-error-`)
+	assert.Contains(t, html, "That message is no longer in the conversation.")
+
+	// Another message's refusal is not this one's.
+	assert.Nil(t, Forms{EditFormKey("m9"): {Error: "no"}}.of(u))
+	html = render(t, &ItemView{Item: u, Rev: u.Rev, Settings: allOffers()})
+	assert.NotContains(t, html, `data-testid="edit-form"`)
+	assert.False(t, IsEditFormKey("m1"), "an approval key is not an editor's")
+}

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"strings"
 	"time"
 
 	"stepwise/components/i18n"
@@ -90,6 +91,8 @@ func (f Forms) of(it *state.Item) Forms {
 	add := func(it *state.Item) {
 		key := ""
 		switch {
+		case it.Kind == state.KindUser && it.Message != nil:
+			key = EditFormKey(it.Message.ID)
 		case it.Question != nil:
 			key = it.Question.ApprovalKey
 		case it.Approval != nil:
@@ -113,6 +116,16 @@ func (f Forms) of(it *state.Item) Forms {
 	}
 	return out
 }
+
+// EditFormKey is the Forms key of the editor of user message id. Its state
+// is an edit the backend refused: Restore the text, Error why; the editor
+// opens with them again, so that nothing typed is lost.
+func EditFormKey(id string) string { return editFormPrefix + id }
+
+// IsEditFormKey tells a message editor's key from an approval key.
+func IsEditFormKey(key string) bool { return strings.HasPrefix(key, editFormPrefix) }
+
+const editFormPrefix = "edit\x00" // no approval key holds a NUL
 
 // Draft is text the composer should show again: a message that was
 // refused, or what was typed into the page before the app ran. Seq tells

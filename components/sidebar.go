@@ -103,6 +103,17 @@ func (c *Sidebar) OnUpdate(ctx app.Context) {
 	})
 }
 
+// focusIsOnOrNowhere reports whether element id has the focus, or no
+// element has.
+func focusIsOnOrNowhere(id string) bool {
+	if !app.IsClient {
+		return true
+	}
+	doc := app.Window().Get("document")
+	active := doc.Get("activeElement")
+	return !active.Truthy() || active.Equal(doc.Get("body")) || active.Get("id").String() == id
+}
+
 // focusID focuses element id once it is drawn: go-app draws a component's
 // update on the next animation frame, after the handler's Defer.
 func focusID(id string) { focusWhenDrawn(id, false, 10) }
@@ -304,10 +315,14 @@ type focusOnMount struct {
 	app.Compo
 	ID     string
 	Select bool
+	Skip   bool // drawn without taking the focus
 	Elem   app.UI
 }
 
 func (f *focusOnMount) OnMount(ctx app.Context) {
+	if f.Skip {
+		return
+	}
 	id, sel := f.ID, f.Select
 	ctx.Defer(func(app.Context) { focusWhenDrawn(id, sel, 10) })
 }

@@ -72,6 +72,9 @@ type (
 	Regenerate struct{ MessageID string }
 	// SelectBranch shows version MessageID of a message.
 	SelectBranch struct{ MessageID string }
+	// DiscardEdit: the reader cancelled the editor that an edit of
+	// MessageID the backend refused had opened again.
+	DiscardEdit struct{ MessageID string }
 	// Export saves the conversation as a file: Format "markdown" or "json".
 	Export struct{ Format string }
 	// JumpToLatest: the reader asked for the newest content.

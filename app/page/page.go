@@ -92,9 +92,11 @@ type Model struct {
 
 // sentCommand is a command waiting for its outcome.
 type sentCommand struct {
-	id  string
-	key string // a form's: the card it answers; "" for others
-	msg bool   // a message (its outcome goes to the outbox)
+	id       string
+	key      string // a form's: the card it answers, or a message's editor (components.EditFormKey); "" for others
+	msg      bool   // a message (its outcome goes to the outbox)
+	edit     bool   // an edit of a user message: refused, its text goes back into its editor
+	editText string // the edit's text
 }
 
 // maxWaiting bounds the commands kept for their outcome: a backend that
@@ -222,6 +224,8 @@ func (m *Model) Update(msg Msg) []Cmd {
 		m.editSent(msg)
 	case Regenerate:
 		m.command(func(id string) backend.Command { return backend.Regenerate{ID: id, MessageID: msg.MessageID} })
+	case DiscardEdit:
+		m.dropForm(components.EditFormKey(msg.MessageID))
 	case SelectBranch:
 		m.command(func(id string) backend.Command { return backend.SelectBranch{ID: id, MessageID: msg.MessageID} })
 	case components.FeedbackCommand:
@@ -494,6 +498,8 @@ func (m *Model) outcome(id string, err error) {
 	case c.msg:
 		m.messageOutcome(id, err)
 	case err == nil:
+	case c.edit:
+		m.editRefused(c.key, c.editText, err)
 	case c.key != "":
 		msg := m.errorText(err)
 		m.setForm(c.key, func(f *components.FormState) { f.Sending, f.Error = false, msg })
@@ -627,7 +633,7 @@ func (m *Model) stop() {
 func (m *Model) syncForms() {
 	var forms components.Forms
 	for key, st := range m.forms {
-		if m.store.Approval(key).AwaitsAnswer() {
+		if components.IsEditFormKey(key) || m.store.Approval(key).AwaitsAnswer() {
 			if forms == nil {
 				forms = components.Forms{}
 			}
@@ -670,6 +676,20 @@ func (m *Model) setForm(key string, update func(*components.FormState)) {
 	st := forms[key]
 	update(&st)
 	forms[key] = st
+	m.forms = forms
+}
+
+// dropForm forgets the state of one form.
+func (m *Model) dropForm(key string) {
+	if _, ok := m.forms[key]; !ok {
+		return
+	}
+	forms := make(components.Forms, len(m.forms))
+	for k, v := range m.forms {
+		if k != key {
+			forms[k] = v
+		}
+	}
 	m.forms = forms
 }
 

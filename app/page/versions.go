@@ -24,19 +24,31 @@ func (m *Model) command(make func(id string) backend.Command) {
 
 // editSent sends a new version of a sent message, with the files it
 // kept; not while a run goes (the edit button says so).
+//
+// An edit refused, here or by the backend, opens its editor again with
+// the text and why (its form state, components.EditFormKey): what was
+// typed is not lost.
 func (m *Model) editSent(e components.EditCommand) {
+	key, text := components.EditFormKey(e.MessageID), strings.TrimSpace(e.Text)
+	m.dropForm(key)
 	if m.store.Status() == state.StatusRunning {
+		m.editRefused(key, text, &backend.CommandError{Type: "busy"})
 		return
 	}
-	text := strings.TrimSpace(e.Text)
 	if err := m.check(m.store, text, nil); err != nil { // its files are in the conversation already
-		m.notice = m.errorText(err)
+		m.editRefused(key, text, err)
 		return
 	}
-	m.command(func(id string) backend.Command {
-		return backend.Edit{ID: id, ParentID: e.ParentID, Text: text, Files: sentBlocks(e.Files)}
-	})
+	id := m.nextID()
+	m.sent(sentCommand{id: id, key: key, edit: true, editText: text})
+	m.do(backend.Edit{ID: id, ParentID: e.ParentID, Text: text, Files: sentBlocks(e.Files)})
 	m.do(ScrollToEnd{})
+}
+
+// editRefused gives an edit's text back to its editor, with why.
+func (m *Model) editRefused(key, text string, err error) {
+	msg := m.errorText(err)
+	m.setForm(key, func(f *components.FormState) { f.Error, f.Restore = msg, text })
 }
 
 // export offers the conversation shown as a file: Markdown (who said

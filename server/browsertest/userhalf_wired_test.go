@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // writePNG writes a w × h PNG into dir, named name.
@@ -179,6 +180,33 @@ func TestEditRegenerateBranchesAndFeedback(t *testing.T) {
 	// The other version again, after F5.
 	p.do(chromedp.Click(chromedp.CSS(`.user-turn [data-testid="branch-next"]`), chromedp.NodeVisible))
 	p.waitJS(userTexts+` === "/plan" && `+userBranch+`?.textContent.includes("2 / 2")`, 10*time.Second)
+}
+
+// An edit that cannot go (here: too large for a frame; the backend's
+// refusals take the same way back) leaves its editor open with the text
+// typed and why, the focus in it; Escape then puts the message back as
+// it was, and nothing was sent.
+func TestRefusedEditKeepsItsText(t *testing.T) {
+	p := newPage(t)
+	p.open("/?session=edit-refused&lang=en")
+	p.waitConnected()
+	p.send("first question")
+	p.waitJS(agentStatus+` === "idle" && document.querySelector('[data-testid="regenerate"]')`, 30*time.Second)
+
+	p.do(chromedp.Click(chromedp.CSS(`.user-turn [data-testid="edit"]`), chromedp.NodeVisible))
+	p.waitJS(`document.activeElement?.dataset.testid === "edit-input"`, 5*time.Second)
+	eval[bool](p, `(e => { e.value = "Say it again, shorter. ".repeat(3000); return true })(document.querySelector('[data-testid="edit-input"]'))`)
+	p.pressEnter()
+	p.waitJS(`document.querySelector('[data-testid="edit-error"]')?.textContent.includes("too long") && `+
+		`document.activeElement?.dataset.testid === "edit-input" && document.activeElement.value.length === 68999`, 10*time.Second)
+	p.axe("an edit refused")
+	p.shots("edit-refused")
+
+	p.do(chromedp.KeyEvent(kb.Escape))
+	p.waitJS(`!document.querySelector('[data-testid="edit-form"]') && `+userTexts+` === "first question" && document.activeElement?.dataset.testid === "edit"`, 5*time.Second)
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="branch"]').length`); n != 0 {
+		t.Errorf("%d version switchers after an edit that was not sent", n)
+	}
 }
 
 // Export offers the conversation as Markdown and as JSON, named after it.
