@@ -290,6 +290,16 @@ func TestAGUIUserHalf(t *testing.T) {
 	p.reload()
 	p.waitConnected()
 	p.waitJS(versionsAfterReload+` && `+pictureSent, 20*time.Second)
+
+	// The export is of the version shown, its files named, not inlined.
+	md, js := p.exportBoth("conversation-agui-half")
+	if !strings.Contains(md, "## You\n\nDescribe it\n\n- 📎 chart.png (image/png, ") || !strings.Contains(md, "- 📎 notes.md (text/markdown, ") ||
+		strings.Contains(md, "Hue") || strings.Contains(md, "iVBORw0KGgo") {
+		t.Errorf("Markdown export: %q", md)
+	}
+	if !strings.Contains(js, `"items"`) || !strings.Contains(js, "Describe it") {
+		t.Errorf("JSON export: %.300q", js)
+	}
 }
 
 // sendAttachedAndWait sends the composer once its n files are read, and

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -216,6 +217,21 @@ func TestExportConversation(t *testing.T) {
 	p.waitConnected()
 	p.send("/markdown")
 	p.waitJS(agentStatus+` === "idle"`, 30*time.Second)
+	md, js := p.exportBoth("conversation-export-me")
+	if !strings.Contains(md, "## You\n\n/markdown") {
+		t.Errorf("Markdown export: %q", md)
+	}
+	if !strings.Contains(js, `"items"`) {
+		t.Errorf("JSON export: %q", js)
+	}
+}
+
+// exportBoth exports the conversation shown as Markdown, then as JSON,
+// from the header's menu, and gives back what the files hold; they must
+// be named name.md and name.json, and the focus must come back to the
+// menu's button.
+func (p *page) exportBoth(name string) (markdown, json string) {
+	p.t.Helper()
 	// The files the page makes are caught as they are clicked.
 	eval[bool](p, `(() => { window.__downloads = [];
 		const make = URL.createObjectURL;
@@ -228,18 +244,17 @@ func TestExportConversation(t *testing.T) {
 	p.axe("export menu")
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="export-markdown"]`), chromedp.NodeVisible))
 	p.waitJS(`window.__downloads.length === 2`, 5*time.Second)
-	if got := eval[[]string](p, `window.__downloads`); got[0] != "conversation-export-me.md" || !bytes.Contains([]byte(got[1]), []byte("## You\n\n/markdown")) {
-		t.Errorf("Markdown export: %q", got)
-	}
 	if tid := eval[string](p, `document.activeElement?.dataset.testid || ""`); tid != "export" {
-		t.Errorf("after the export the focus is on %q", tid)
+		p.t.Errorf("after the export the focus is on %q", tid)
 	}
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="export"]`), chromedp.NodeVisible))
 	p.do(chromedp.Click(chromedp.CSS(`[data-testid="export-json"]`), chromedp.NodeVisible))
 	p.waitJS(`window.__downloads.length === 4`, 5*time.Second)
-	if got := eval[[]string](p, `window.__downloads`); got[2] != "conversation-export-me.json" || !bytes.Contains([]byte(got[3]), []byte(`"items"`)) {
-		t.Errorf("JSON export: %q", got[2:])
+	got := eval[[]string](p, `window.__downloads`)
+	if got[0] != name+".md" || got[2] != name+".json" {
+		p.t.Errorf("exported as %q and %q", got[0], got[2])
 	}
+	return got[1], got[3]
 }
 
 // TestUserHalfScreens saves the user's half, light and dark, at 360 px
