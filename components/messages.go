@@ -74,8 +74,8 @@ type UserView struct {
 	Refused FormState
 
 	editing bool
-	key     int    // the item editing is about (a view may be reused for another)
-	reopen  string // the refusal the editor last opened again for
+	key     int // the item editing is about (a view may be reused for another)
+	reopen  int // the refusal the editor last opened again for (FormState.Refusal)
 	// focusEditor: the editor takes the focus as it opens (not when a
 	// refusal opens it again while the reader is elsewhere).
 	focusEditor bool
@@ -147,14 +147,14 @@ func (v *UserView) onKeyDown(ctx app.Context, e app.Event) {
 func (v *UserView) Render() app.UI {
 	it, s := v.Item, v.Settings
 	if v.key != it.Key {
-		v.key, v.editing, v.reopen = it.Key, false, ""
+		v.key, v.editing, v.reopen = it.Key, false, 0
 	}
 	if r := v.Refused; r.Error == "" {
-		v.reopen = ""
-	} else if mark := r.Error + "\x00" + r.Restore; mark != v.reopen {
+		v.reopen = 0
+	} else if r.Refusal != v.reopen {
 		// Refused: the editor again, with the focus if the reader is still
 		// where the edit left it (this message's edit button, or nowhere).
-		v.reopen, v.editing = mark, true
+		v.reopen, v.editing = r.Refusal, true
 		v.focusEditor = focusIsOnOrNowhere(domID("edit-button", it))
 	}
 	ref := it.Message

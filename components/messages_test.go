@@ -257,7 +257,7 @@ func TestErrorWithoutAnswerOffersRegenerateOnly(t *testing.T) {
 func TestRefusedEditOpensTheEditorAgain(t *testing.T) {
 	s := branchedStore(t)
 	u := s.Items()[0]
-	forms := Forms{EditFormKey("m1"): {Error: "That message is no longer in the conversation.", Restore: "What is in this chart?"}}
+	forms := Forms{EditFormKey("m1"): {Error: "That message is no longer in the conversation.", Restore: "What is in this chart?", Refusal: 1}}
 	html := render(t, &ItemView{Item: u, Rev: u.Rev, Settings: allOffers(), Forms: forms.of(u)})
 	assert.Contains(t, html, `data-testid="edit-form"`)
 	assert.Contains(t, html, `value="What is in this chart?"`)

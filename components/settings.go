@@ -72,8 +72,11 @@ type FormState struct {
 	Error string
 	// Restore is what the form's view last gave of its state
 	// (ActionFormDraft) before the page was reloaded: the view starts
-	// from it; "" for none.
+	// from it; "" for none. A message editor's: the refused edit's text.
 	Restore string
+	// Refusal tells one refused edit from the next (Forms, EditFormKey):
+	// the same text refused twice opens its editor twice.
+	Refusal int
 }
 
 // Forms holds the FormState of forms by approval key. The controller

@@ -84,8 +84,10 @@ type Model struct {
 	fileSeq int
 	limits  state.UploadLimits
 
-	seq     int           // the last command id given
-	waiting []sentCommand // commands waiting for their outcome, oldest first
+	seq int // the last command id given
+	// editRefusals counts the edits refused (components.FormState.Refusal).
+	editRefusals int
+	waiting      []sentCommand // commands waiting for their outcome, oldest first
 
 	cmds []Cmd // Update's answer, reused
 }

@@ -48,7 +48,9 @@ func (m *Model) editSent(e components.EditCommand) {
 // editRefused gives an edit's text back to its editor, with why.
 func (m *Model) editRefused(key, text string, err error) {
 	msg := m.errorText(err)
-	m.setForm(key, func(f *components.FormState) { f.Error, f.Restore = msg, text })
+	m.editRefusals++
+	n := m.editRefusals
+	m.setForm(key, func(f *components.FormState) { f.Error, f.Restore, f.Refusal = msg, text, n })
 }
 
 // export offers the conversation shown as a file: Markdown (who said

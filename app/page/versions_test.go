@@ -46,6 +46,7 @@ func TestRefusedEditKeepsItsText(t *testing.T) {
 	assert.Nil(t, editForm(h))
 	h.run(backend.Outcome{CommandID: h.sent[0].(backend.Edit).ID, Err: &backend.CommandError{Type: "not_found", Message: "still gone"}})
 	require.NotNil(t, editForm(h))
+	assert.Equal(t, 2, h.m.forms[components.EditFormKey("m1")].Refusal, "a refusal is told from the one before (the editor opens again)")
 
 	h.run(DiscardEdit{MessageID: "m1"})
 	assert.Nil(t, editForm(h), "cancelled, the message shows as it was")
