@@ -169,7 +169,14 @@ func (v *UserView) Render() app.UI {
 		if v.Refused.Error != "" {
 			whyID := domID("edit-error", it)
 			text = v.Refused.Restore
-			why = attrs(textElem("p", "form-error", v.Refused.Error), "id", whyID, "role", "alert", "data-testid", "edit-error")
+			// A new element for each refusal (go-app replaces an element of
+			// another tag): a screen reader says an alert as it is added,
+			// not when the same words are set again.
+			tag := "p"
+			if v.Refused.Refusal%2 == 0 {
+				tag = "div"
+			}
+			why = attrs(textElem(tag, "form-error", v.Refused.Error), "id", whyID, "role", "alert", "data-testid", "edit-error")
 			box = attrs(box, "aria-describedby", whyID)
 		}
 		body = attrs(elem("form", "edit-form",

@@ -202,11 +202,12 @@ func TestRefusedEditKeepsItsText(t *testing.T) {
 		`document.activeElement?.dataset.testid === "edit-input" && document.activeElement.value.length === 68999`, 10*time.Second)
 	p.axe("an edit refused")
 	p.shots("edit-refused")
-	// Sent again as it is, refused again: the editor is back again (a new
-	// one, the old one marked).
-	eval[bool](p, `(e => { e.dataset.old = "yes"; return true })(document.activeElement)`)
+	// Sent again as it is, refused again: the editor is open with the text,
+	// the reason said again (a new alert: the old one is marked).
+	eval[bool](p, `(e => { e.dataset.old = "yes"; return true })(document.querySelector('[data-testid="edit-error"]'))`)
 	p.pressEnter()
-	p.waitJS(`(e => e && !e.dataset.old && e.value.length === 68999 && document.activeElement === e)(document.querySelector('[data-testid="edit-input"]'))`, 10*time.Second)
+	p.waitJS(`(e => e && !e.dataset.old && e.textContent.includes("too long"))(document.querySelector('[data-testid="edit-error"]')) && `+
+		`document.activeElement?.dataset.testid === "edit-input" && document.activeElement.value.length === 68999`, 10*time.Second)
 
 	p.do(chromedp.KeyEvent(kb.Escape))
 	p.waitJS(`!document.querySelector('[data-testid="edit-form"]') && `+userTexts+` === "first question" && document.activeElement?.dataset.testid === "edit"`, 5*time.Second)
