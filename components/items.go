@@ -33,7 +33,7 @@ func (v *ItemView) Render() app.UI {
 	case state.KindText:
 		body = textItem(v.Item, v.Settings, v.Copied, &v.md, answerActions(v.Item, v.Settings, v.Busy)...)
 	case state.KindUser:
-		body = &UserView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings, Busy: v.Busy, Copied: v.Copied, Refused: v.refusedEdit()}
+		body = &UserView{Item: v.Item, Rev: v.Item.Rev, Settings: v.Settings, Busy: v.Busy, Copied: v.Copied, Editor: v.editorState()}
 	default:
 		body = itemBody(v.Item, v.Settings, v.Forms)
 		// An answer that ended in an error or a stop: regenerate is the way
@@ -144,9 +144,9 @@ func (d *Disclosure) button(class, controls string, body ...app.UI) app.HTMLButt
 	return app.Button().Class(class).Aria("expanded", d.open).Aria("controls", controls).OnClick(d.toggle).Body(body...)
 }
 
-// refusedEdit is the edit of the item's message that the backend refused,
-// if any.
-func (v *ItemView) refusedEdit() FormState {
+// editorState is what the page holds of the editor of the item's
+// message, if anything.
+func (v *ItemView) editorState() FormState {
 	if v.Item.Message == nil || len(v.Forms) == 0 {
 		return FormState{}
 	}

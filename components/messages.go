@@ -69,13 +69,14 @@ type UserView struct {
 	Settings Settings
 	Busy     bool // a run is going
 	Copied   string
-	// Refused is an edit of the message the backend refused (Forms,
-	// EditFormKey): the editor opens again with its text and why.
-	Refused FormState
+	// Editor is what the page holds of the message's editor (Forms,
+	// EditFormKey): an edit refused, or typed before a reload. The editor
+	// opens again with its text (and why it was refused).
+	Editor FormState
 
 	editing bool
 	key     int // the item editing is about (a view may be reused for another)
-	reopen  int // the refusal the editor last opened again for (FormState.Refusal)
+	reopen  int // what the editor last opened again for (FormState.Reopen)
 	// focusEditor: the editor takes the focus as it opens (not when a
 	// refusal opens it again while the reader is elsewhere).
 	focusEditor bool
@@ -120,12 +121,17 @@ func (v *UserView) onSubmit(ctx app.Context, e app.Event) {
 
 func (v *UserView) onCancel(ctx app.Context, e app.Event) { v.cancel(ctx) }
 
-// cancel leaves the editor as it was; a refused edit's text is dropped.
+// cancel leaves the editor as it was; what was typed in it is dropped.
 func (v *UserView) cancel(ctx app.Context) {
 	v.close(ctx)
-	if v.Refused.Error != "" {
-		ctx.NewActionWithValue(ActionDiscardEdit, v.Item.Message.ID)
-	}
+	ctx.NewActionWithValue(ActionDiscardEdit, v.Item.Message.ID)
+}
+
+// onInput keeps what is typed in the editor for a reload (a draft, as the
+// composer's).
+func (v *UserView) onInput(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	ctx.NewActionWithValue(ActionFormDraft, FormDraft{Key: EditFormKey(v.Item.Message.ID), Value: e.Get("target").Get("value").String()})
 }
 
 func (v *UserView) onEdit(ctx app.Context, e app.Event) { v.editing, v.focusEditor = !v.Busy, true }
@@ -149,12 +155,12 @@ func (v *UserView) Render() app.UI {
 	if v.key != it.Key {
 		v.key, v.editing, v.reopen = it.Key, false, 0
 	}
-	if r := v.Refused; r.Error == "" {
+	if r := v.Editor; r.Reopen == 0 {
 		v.reopen = 0
-	} else if r.Refusal != v.reopen {
-		// Refused: the editor again, with the focus if the reader is still
-		// where the edit left it (this message's edit button, or nowhere).
-		v.reopen, v.editing = r.Refusal, true
+	} else if r.Reopen != v.reopen {
+		// The editor again, with the focus if the reader is still where
+		// the edit left it (this message's edit button, or nowhere).
+		v.reopen, v.editing = r.Reopen, true
 		v.focusEditor = focusIsOnOrNowhere(domID("edit-button", it))
 	}
 	ref := it.Message
@@ -166,22 +172,24 @@ func (v *UserView) Render() app.UI {
 	if v.editing && ref != nil {
 		id, text, why := v.editID(), it.Text, app.UI(nil)
 		box := attrs(app.Elem("textarea").Class("edit-input"), "id", id, "data-testid", "edit-input", "aria-label", s.T("message.edit_label"))
-		if v.Refused.Error != "" {
+		if v.Editor.Reopen != 0 {
+			text = v.Editor.Restore
+		}
+		if v.Editor.Error != "" {
 			whyID := domID("edit-error", it)
-			text = v.Refused.Restore
 			// A new element for each refusal (go-app replaces an element of
 			// another tag): a screen reader says an alert as it is added,
 			// not when the same words are set again.
 			tag := "p"
-			if v.Refused.Refusal%2 == 0 {
+			if v.Editor.Reopen%2 == 0 {
 				tag = "div"
 			}
-			why = attrs(textElem(tag, "form-error", v.Refused.Error), "id", whyID, "role", "alert", "data-testid", "edit-error")
+			why = attrs(textElem(tag, "form-error", v.Editor.Error), "id", whyID, "role", "alert", "data-testid", "edit-error")
 			box = attrs(box, "aria-describedby", whyID)
 		}
 		body = attrs(elem("form", "edit-form",
 			&focusOnMount{ID: id, Skip: !v.focusEditor, Elem: attrs(box, "rows", strconv.Itoa(min(8, strings.Count(text, "\n")+2)), "value", text).
-				On("keydown", v.onKeyDown)},
+				On("keydown", v.onKeyDown).On("input", v.onInput)},
 			why,
 			elem("div", "edit-buttons",
 				attrs(textElem("button", "primary", s.T("message.save")), "type", "submit", "data-testid", "edit-save"),

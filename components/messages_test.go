@@ -257,13 +257,20 @@ func TestErrorWithoutAnswerOffersRegenerateOnly(t *testing.T) {
 func TestRefusedEditOpensTheEditorAgain(t *testing.T) {
 	s := branchedStore(t)
 	u := s.Items()[0]
-	forms := Forms{EditFormKey("m1"): {Error: "That message is no longer in the conversation.", Restore: "What is in this chart?", Refusal: 1}}
+	forms := Forms{EditFormKey("m1"): {Error: "That message is no longer in the conversation.", Restore: "What is in this chart?", Reopen: 1}}
 	html := render(t, &ItemView{Item: u, Rev: u.Rev, Settings: allOffers(), Forms: forms.of(u)})
 	assert.Contains(t, html, `data-testid="edit-form"`)
 	assert.Contains(t, html, `value="What is in this chart?"`)
 	assert.Contains(t, startTag(html, "edit-error"), `role="alert"`)
 	assert.Contains(t, startTag(html, "edit-input"), `aria-describedby="edit-error-`)
 	assert.Contains(t, html, "That message is no longer in the conversation.")
+
+	// Typed before a reload: the editor is open with it, no reason given.
+	forms = Forms{EditFormKey("m1"): {Restore: "What is in th", Reopen: 2}}
+	html = render(t, &ItemView{Item: u, Rev: u.Rev, Settings: allOffers(), Forms: forms.of(u)})
+	assert.Contains(t, html, `value="What is in th"`)
+	assert.NotContains(t, html, `data-testid="edit-error"`)
+	assert.NotContains(t, startTag(html, "edit-input"), "aria-describedby")
 
 	// Another message's refusal is not this one's.
 	assert.Nil(t, Forms{EditFormKey("m9"): {Error: "no"}}.of(u))

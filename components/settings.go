@@ -72,11 +72,13 @@ type FormState struct {
 	Error string
 	// Restore is what the form's view last gave of its state
 	// (ActionFormDraft) before the page was reloaded: the view starts
-	// from it; "" for none. A message editor's: the refused edit's text.
+	// from it; "" for none. A message editor's: its text.
 	Restore string
-	// Refusal tells one refused edit from the next (Forms, EditFormKey):
-	// the same text refused twice opens its editor twice.
-	Refusal int
+	// Reopen, when not 0, has a message's editor (Forms, EditFormKey)
+	// open with Restore; each time the page opens it again (an edit
+	// refused, one typed before a reload) has a new number, so the same
+	// text refused twice opens its editor twice.
+	Reopen int
 }
 
 // Forms holds the FormState of forms by approval key. The controller
@@ -120,9 +122,10 @@ func (f Forms) of(it *state.Item) Forms {
 	return out
 }
 
-// EditFormKey is the Forms key of the editor of user message id. Its state
-// is an edit the backend refused: Restore the text, Error why; the editor
-// opens with them again, so that nothing typed is lost.
+// EditFormKey is the Forms key of the editor of user message id, and of
+// its draft. Its state is an edit refused (Restore the text, Error why)
+// or one typed before a reload: the editor opens with it again, so that
+// nothing typed is lost.
 func EditFormKey(id string) string { return editFormPrefix + id }
 
 // IsEditFormKey tells a message editor's key from an approval key.

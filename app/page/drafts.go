@@ -11,12 +11,18 @@ import (
 // draft holds; KeepDraft has the controller write it (package persist:
 // the tab's sessionStorage), and DraftLoaded brings back what was kept.
 
-// draftLoaded puts the kept text back in the composer; the forms start
-// from their kept state as they are shown (syncForms).
+// draftLoaded puts the kept text back in the composer, and the messages'
+// editors that were open with theirs; the forms start from their kept
+// state as they are shown (syncForms).
 func (m *Model) draftLoaded(d persist.Draft) {
 	m.drafts, m.keepDrafts = d, true
 	if d.Text != "" {
 		m.draft = components.Draft{Text: d.Text, Seq: m.draft.Seq + 1}
+	}
+	for key, text := range d.Forms {
+		if components.IsEditFormKey(key) {
+			m.reopenEditor(key, text, "")
+		}
 	}
 }
 

@@ -85,9 +85,10 @@ type Model struct {
 	limits  state.UploadLimits
 
 	seq int // the last command id given
-	// editRefusals counts the edits refused (components.FormState.Refusal).
-	editRefusals int
-	waiting      []sentCommand // commands waiting for their outcome, oldest first
+	// editorsReopened counts the message editors the page opened again
+	// (components.FormState.Reopen).
+	editorsReopened int
+	waiting         []sentCommand // commands waiting for their outcome, oldest first
 
 	cmds []Cmd // Update's answer, reused
 }
@@ -227,7 +228,7 @@ func (m *Model) Update(msg Msg) []Cmd {
 	case Regenerate:
 		m.command(func(id string) backend.Command { return backend.Regenerate{ID: id, MessageID: msg.MessageID} })
 	case DiscardEdit:
-		m.dropForm(components.EditFormKey(msg.MessageID))
+		m.discardEdit(msg.MessageID)
 	case SelectBranch:
 		m.command(func(id string) backend.Command { return backend.SelectBranch{ID: id, MessageID: msg.MessageID} })
 	case components.FeedbackCommand:

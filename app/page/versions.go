@@ -27,10 +27,11 @@ func (m *Model) command(make func(id string) backend.Command) {
 //
 // An edit refused, here or by the backend, opens its editor again with
 // the text and why (its form state, components.EditFormKey): what was
-// typed is not lost.
+// typed is not lost, after a reload neither (the editor's draft).
 func (m *Model) editSent(e components.EditCommand) {
 	key, text := components.EditFormKey(e.MessageID), strings.TrimSpace(e.Text)
 	m.dropForm(key)
+	m.formDone(key)
 	if m.store.Status() == state.StatusRunning {
 		m.editRefused(key, text, &backend.CommandError{Type: "busy"})
 		return
@@ -45,12 +46,26 @@ func (m *Model) editSent(e components.EditCommand) {
 	m.do(ScrollToEnd{})
 }
 
-// editRefused gives an edit's text back to its editor, with why.
+// editRefused gives an edit's text back to its editor, with why; it is
+// its draft again.
 func (m *Model) editRefused(key, text string, err error) {
-	msg := m.errorText(err)
-	m.editRefusals++
-	n := m.editRefusals
-	m.setForm(key, func(f *components.FormState) { f.Error, f.Restore, f.Refusal = msg, text, n })
+	m.reopenEditor(key, text, m.errorText(err))
+	m.formDraft(components.FormDraft{Key: key, Value: text})
+}
+
+// reopenEditor has a message's editor open again with text, and why
+// when it was refused.
+func (m *Model) reopenEditor(key, text, why string) {
+	m.editorsReopened++
+	n := m.editorsReopened
+	m.setForm(key, func(f *components.FormState) { f.Error, f.Restore, f.Reopen = why, text, n })
+}
+
+// discardEdit: the reader cancelled an edit; what was typed goes.
+func (m *Model) discardEdit(id string) {
+	key := components.EditFormKey(id)
+	m.dropForm(key)
+	m.formDone(key)
 }
 
 // export offers the conversation shown as a file: Markdown (who said

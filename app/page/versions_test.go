@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"stepwise/app/backend"
+	"stepwise/app/persist"
 	"stepwise/components"
 	"stepwise/components/htmltest"
 )
@@ -46,7 +47,7 @@ func TestRefusedEditKeepsItsText(t *testing.T) {
 	assert.Nil(t, editForm(h))
 	h.run(backend.Outcome{CommandID: h.sent[0].(backend.Edit).ID, Err: &backend.CommandError{Type: "not_found", Message: "still gone"}})
 	require.NotNil(t, editForm(h))
-	assert.Equal(t, 2, h.m.forms[components.EditFormKey("m1")].Refusal, "a refusal is told from the one before (the editor opens again)")
+	assert.Equal(t, 2, h.m.forms[components.EditFormKey("m1")].Reopen, "a refusal is told from the one before (the editor opens again)")
 
 	h.run(DiscardEdit{MessageID: "m1"})
 	assert.Nil(t, editForm(h), "cancelled, the message shows as it was")
@@ -78,4 +79,48 @@ func TestEditRefusedHereKeepsItsText(t *testing.T) {
 	h.run(backend.Outcome{CommandID: h.sent[len(h.sent)-1].(backend.Edit).ID})
 	assert.Nil(t, editForm(h))
 	assert.Empty(t, h.m.forms)
+}
+
+// What is typed in a message's editor is kept as a draft: after a reload
+// the editor is open with it. Sent or cancelled, the draft goes; refused,
+// it stays.
+func TestEditorDraftSurvivesAReload(t *testing.T) {
+	h := nativePage(t, "en")
+	h.run(DraftLoaded{})
+	h.feed(sentWithIDs)
+	key := components.EditFormKey("m1")
+	h.run(components.FormDraft{Key: key, Value: "a better qu"})
+	kept := lastKeptDraft(t, h)
+	assert.Equal(t, "a better qu", kept.Forms[key])
+
+	again := nativePage(t, "en")
+	again.feed(sentWithIDs)
+	again.run(DraftLoaded{Draft: kept})
+	form := editForm(again)
+	require.NotNil(t, form, "the editor is open after the reload")
+	assert.Equal(t, "a better qu", form.First(htmltest.TestID("edit-input")).Attr("value"))
+	assert.Nil(t, form.First(htmltest.TestID("edit-error")))
+
+	again.run(DiscardEdit{MessageID: "m1"})
+	assert.Nil(t, editForm(again))
+	assert.NotContains(t, lastKeptDraft(t, again).Forms, key, "cancelled, its draft goes")
+
+	h.doErr = backend.ErrOffline
+	h.run(components.EditCommand{MessageID: "m1", Text: "a better question"})
+	assert.Equal(t, "a better question", lastKeptDraft(t, h).Forms[key], "refused, it is the draft")
+	h.doErr = nil
+	h.run(components.EditCommand{MessageID: "m1", Text: "a better question"})
+	assert.NotContains(t, lastKeptDraft(t, h).Forms, key, "sent, its draft goes")
+}
+
+// lastKeptDraft is the draft the page last had kept.
+func lastKeptDraft(t *testing.T, h *harness) persist.Draft {
+	t.Helper()
+	for i := len(h.other) - 1; i >= 0; i-- {
+		if k, ok := h.other[i].(KeepDraft); ok {
+			return k.Draft
+		}
+	}
+	t.Fatal("no draft kept")
+	return persist.Draft{}
 }

@@ -186,7 +186,7 @@ func TestEditRegenerateBranchesAndFeedback(t *testing.T) {
 // An edit that cannot go (here: too large for a frame; the backend's
 // refusals take the same way back) leaves its editor open with the text
 // typed and why, the focus in it; Escape then puts the message back as
-// it was, and nothing was sent.
+// it was, and nothing was sent. An edit half typed survives F5.
 func TestRefusedEditKeepsItsText(t *testing.T) {
 	p := newPage(t)
 	p.open("/?session=edit-refused&lang=en")
@@ -213,6 +213,23 @@ func TestRefusedEditKeepsItsText(t *testing.T) {
 	p.waitJS(`!document.querySelector('[data-testid="edit-form"]') && `+userTexts+` === "first question" && document.activeElement?.dataset.testid === "edit"`, 5*time.Second)
 	if n := eval[int](p, `document.querySelectorAll('[data-testid="branch"]').length`); n != 0 {
 		t.Errorf("%d version switchers after an edit that was not sent", n)
+	}
+
+	// An edit half typed survives F5: its editor is open again with it.
+	p.do(chromedp.Click(chromedp.CSS(`.user-turn [data-testid="edit"]`), chromedp.NodeVisible))
+	p.waitJS(`document.activeElement?.dataset.testid === "edit-input"`, 5*time.Second)
+	p.do(chromedp.SendKeys(`[data-testid="edit-input"]`, " and why", chromedp.NodeReady))
+	p.reload()
+	p.waitConnected()
+	p.waitJS(`document.activeElement?.dataset.testid === "edit-input" && document.activeElement.value === "first question and why" && !document.querySelector('[data-testid="edit-error"]')`, 10*time.Second)
+	p.pressEnter()
+	p.waitJS(agentStatus+` === "idle" && `+userTexts+` === "first question and why" && `+userBranch+`?.textContent.includes("2 / 2")`, 30*time.Second)
+	// Sent, it is no draft any more.
+	p.reload()
+	p.waitConnected()
+	p.waitJS(userTexts+` === "first question and why"`, 10*time.Second)
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="edit-form"]').length`); n != 0 {
+		t.Errorf("%d editors open after F5 once the edit was sent", n)
 	}
 }
 
