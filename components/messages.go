@@ -32,7 +32,7 @@ const (
 	ActionEditSent     = "stepwise.message.edit"       // EditCommand
 	ActionRegenerate   = "stepwise.message.regenerate" // string: the answer's message id
 	ActionSelectBranch = "stepwise.message.branch"     // string: the version's message id
-	ActionDiscardEdit  = "stepwise.message.discard"    // string: the message id of a refused edit cancelled
+	ActionDiscardEdit  = "stepwise.message.discard"    // string: the message id whose editor was cancelled
 	ActionFeedback     = "stepwise.message.feedback"   // FeedbackCommand
 	ActionExport       = "stepwise.export"             // string: "markdown" or "json"
 	ActionJumpToLatest = "stepwise.jump"               // no value

@@ -72,8 +72,8 @@ type (
 	Regenerate struct{ MessageID string }
 	// SelectBranch shows version MessageID of a message.
 	SelectBranch struct{ MessageID string }
-	// DiscardEdit: the reader cancelled the editor that an edit of
-	// MessageID the backend refused had opened again.
+	// DiscardEdit: the reader cancelled the editor of message MessageID;
+	// what was typed in it goes (a refused edit, the editor's draft).
 	DiscardEdit struct{ MessageID string }
 	// Export saves the conversation as a file: Format "markdown" or "json".
 	Export struct{ Format string }
