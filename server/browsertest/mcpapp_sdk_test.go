@@ -486,6 +486,9 @@ func TestMCPAppHostileIsContained(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// The message sent scrolls the conversation: click once Cancel stays
+	// in place, or the click lands where it was.
+	p.settled(`[data-testid="mcp-app-deny"]`)
 	p.click(`[data-testid="mcp-app-deny"]`)
 	p.waitJS(`!document.querySelector('[data-testid="mcp-app-confirm"]')`, 5*time.Second)
 }
