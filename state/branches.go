@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"slices"
 
 	"stepwise/state/wire"
@@ -239,9 +240,15 @@ func (s *Store) userMessage(ev *wire.Event) {
 		parent, set := ev.Parent()
 		n = s.beginMessage(ev.MessageID, "user", ev.CreatedAt, parent, set)
 	}
-	s.addUser(ev.UserText())
+	s.addUserMessage(ev.UserText(), ev.Content, n)
+}
+
+// addUserMessage shows a user message with the files of its content; n,
+// when the message is one of the tree's, is marked by its item.
+func (s *Store) addUserMessage(text string, content json.RawMessage, n *msgNode) {
+	s.addUser(text)
 	it := s.items[len(s.items)-1]
-	it.Attachments = s.attachmentsOf(ev.Content)
+	it.Attachments = s.attachmentsOf(content)
 	if n != nil {
 		n.marker = it
 		s.refreshRef(n)

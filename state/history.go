@@ -82,13 +82,7 @@ func (s *Store) loadMessage(m *wire.HistoryMessage) {
 	}
 	switch m.Role {
 	case "user":
-		s.addUser(m.UserText())
-		it := s.items[len(s.items)-1]
-		it.Attachments = s.attachmentsOf(m.Content)
-		if n != nil {
-			n.marker = it
-			s.refreshRef(n)
-		}
+		s.addUserMessage(m.UserText(), m.Content, n)
 	case "tool":
 		if m.ToolCallID != "" {
 			text, _ := wire.ContentText(m.Content)
